@@ -1,0 +1,43 @@
+# The two set-up commands of the README:
+#   make demo   bootstrap (packages, ONNX Runtime, default models), build, read a sample image
+#   make test   bootstrap, build, run every test
+# Other targets: build, bootstrap, bench, install, clean.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+PREFIX ?= /usr/local
+DEMO_IMAGE ?= tests/data/samples/imgs_ger_1.jpg
+
+# ccache keyed on paths relative to the checkout, so fresh clones in other
+# folders (CI) reuse the compiled objects.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
+export CCACHE_MAXSIZE ?= 5G
+
+.PHONY: all demo test build bootstrap bench install clean
+all: build
+
+bootstrap:
+	bash scripts/bootstrap.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+build: bootstrap $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS)
+
+demo: build
+	./$(BUILD)/ocrforge ocr --image_dir $(DEMO_IMAGE) --use_angle_cls true --draw_img_save_dir ./inference_results
+	@echo "visualisation: ./inference_results/$(notdir $(DEMO_IMAGE))  results: ./inference_results/system_results.txt"
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+bench: build
+	bash bench/run_benchmarks.sh $(BUILD)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,27 @@
+// --benchmark=True support shared by `ocr` and `infer`: warm-up handling and
+// one report per model.
+#pragma once
+#include <string>
+
+#include "ocrforge/infer/benchmark_report.h"
+#include "ocrforge/infer/ort_model.h"
+
+namespace ocrforge {
+
+inline void print_benchmark(const std::string& name, const OrtModel& model, const StageStats& stats,
+                            const RuntimeParams& rt, int batch_size, const std::string& input_shape,
+                            double total_s, double rss_mb) {
+  BenchmarkReport r;
+  r.model_name = name;
+  r.model_path = model.path();
+  r.runtime = rt;
+  r.batch_size = batch_size;
+  r.input_shape = input_shape;
+  r.data_num = stats.images;
+  r.stats = stats;
+  r.total_s = total_s;
+  r.cpu_rss_mb = rss_mb;
+  std::fputs(format_benchmark_report(r).c_str(), stdout);
+}
+
+}  // namespace ocrforge

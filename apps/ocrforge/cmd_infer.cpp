@@ -1,0 +1,135 @@
+// `ocrforge infer det|cls|rec`: one model on whole images, like PaddleOCR's
+// predict_det.py / predict_cls.py / predict_rec.py.
+//   det: writes <draw_img_save_dir>/det_results.txt and det_res_<name> images
+//   cls, rec: print "Predicts of <path>:..." per image
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "benchmark_run.h"
+#include "commands.h"
+#include "ocr_flags.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/image_files.h"
+#include "ocrforge/core/process_info.h"
+#include "ocrforge/core/stopwatch.h"
+#include "ocrforge/infer/image_reader.h"
+#include "ocrforge/infer/text_classifier.h"
+#include "ocrforge/infer/text_detector.h"
+#include "ocrforge/infer/text_recognizer.h"
+#include "progress.h"
+
+namespace fs = std::filesystem;
+
+namespace ocrforge {
+
+// Python's repr of a float as PaddleOCR's logs show it.
+static std::string py_float(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.9g", v);
+  return buf;
+}
+
+// Runs `fn(path, image)` on each image; errors are reported and counted.
+template <typename Fn>
+static size_t for_each_image(const std::vector<std::string>& images, int max_side, Fn fn) {
+  size_t failed = 0;
+  ProgressBar bar(images.size());
+  for (size_t i = 0; i < images.size(); ++i) {
+    bar.update(i, path_filename(images[i]));
+    try {
+      LoadedImage img = read_image(images[i], max_side);
+      fn(images[i], img);
+    } catch (const Error& e) {
+      ++failed;
+      std::fprintf(stderr, "ocrforge infer: error: %s (skipped)\n", e.what());
+    }
+  }
+  return failed;
+}
+
+static int infer_det(const FlagSet& flags, const OcrParams& p, const std::vector<std::string>& images) {
+  TextDetector det(p.det, p.runtime);
+  const std::string dir = flags.get("draw_img_save_dir");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string results_path = (fs::path(dir) / "det_results.txt").string();
+  std::ofstream results(results_path, std::ios::binary | std::ios::trunc);
+  if (!results) throw Error("cannot write '" + results_path + "' (--draw_img_save_dir)");
+  Stopwatch total;
+  size_t failed = for_each_image(images, p.det.resize.max_side_limit, [&](const std::string& path, LoadedImage& img) {
+    std::vector<TextBox> boxes = det.detect(img.bgr);
+    std::string json = "[";
+    cv::Mat vis = img.bgr.clone();
+    for (size_t i = 0; i < boxes.size(); ++i) {
+      std::vector<cv::Point> poly;
+      std::string pts = "[";
+      for (size_t k = 0; k < boxes[i].polygon.size(); ++k) {
+        const cv::Point2f q = boxes[i].polygon[k] * img.scale;
+        pts += (k ? ", [" : "[") + std::to_string(static_cast<int>(q.x)) + ", " + std::to_string(static_cast<int>(q.y)) + "]";
+        poly.emplace_back(boxes[i].polygon[k]);
+      }
+      json += (i ? ", " : "") + pts + "]";
+      cv::polylines(vis, poly, true, cv::Scalar(255, 255, 0), 2);
+    }
+    results << path_filename(path) << "\t" << json << "]\n";
+    const std::string vis_path = (fs::path(dir) / ("det_res_" + path_stem(path) + ".jpg")).string();
+    cv::imwrite(vis_path, vis);
+    std::fprintf(stderr, "%s: %zu boxes, visualisation: %s\n", path.c_str(), boxes.size(), vis_path.c_str());
+  });
+  std::fprintf(stderr, "results in %s\n", results_path.c_str());
+  if (flags.get_bool("benchmark"))
+    print_benchmark("det", det.model(), det.stats(), p.runtime, 1, "dynamic", total.elapsed_ms() / 1000.0, current_rss_mb());
+  return failed == 0 ? 0 : 1;
+}
+
+static int infer_rec(const FlagSet& flags, const OcrParams& p, const std::vector<std::string>& images) {
+  TextRecognizer rec(p.rec, p.runtime);
+  Stopwatch total;
+  size_t failed = for_each_image(images, p.det.resize.max_side_limit, [&](const std::string& path, LoadedImage& img) {
+    RecText r = rec.recognize({img.bgr})[0];
+    std::printf("Predicts of %s:('%s', %s)\n", path.c_str(), r.text.c_str(), py_float(r.score).c_str());
+    std::fflush(stdout);
+  });
+  if (flags.get_bool("benchmark"))
+    print_benchmark("rec", rec.model(), rec.stats(), p.runtime, 1, "dynamic", total.elapsed_ms() / 1000.0, current_rss_mb());
+  return failed == 0 ? 0 : 1;
+}
+
+static int infer_cls(const FlagSet& flags, const OcrParams& p, const std::vector<std::string>& images) {
+  TextClassifier cls(p.cls, p.runtime);
+  Stopwatch total;
+  size_t failed = for_each_image(images, p.det.resize.max_side_limit, [&](const std::string& path, LoadedImage& img) {
+    std::vector<cv::Mat> crops{img.bgr};
+    ClsResult r = cls.classify(crops)[0];
+    std::printf("Predicts of %s:['%s', %s]\n", path.c_str(), r.label.c_str(), py_float(r.score).c_str());
+    std::fflush(stdout);
+  });
+  if (flags.get_bool("benchmark"))
+    print_benchmark("cls", cls.model(), cls.stats(), p.runtime, 1, "dynamic", total.elapsed_ms() / 1000.0, current_rss_mb());
+  return failed == 0 ? 0 : 1;
+}
+
+int cmd_infer(const Args& args) {
+  FlagSet flags("infer det|cls|rec");
+  declare_ocr_flags(flags);
+  const std::vector<std::string> pos = flags.parse(args);
+  if (flags.help_requested()) {
+    std::cout << "ocrforge infer det|cls|rec: run one model\n" << flags.help_text();
+    return 0;
+  }
+  if (pos.size() != 1 || (pos[0] != "det" && pos[0] != "cls" && pos[0] != "rec"))
+    throw UsageError("expected exactly one of det, cls, rec (e.g. ocrforge infer rec --image_dir crops/)");
+  if (flags.get("image_dir").empty()) throw UsageError("--image_dir is required (an image file or a folder)");
+  const OcrParams p = ocr_params_from_flags(flags);
+  const std::vector<std::string> images = list_images(flags.get("image_dir"));
+  if (pos[0] == "det") return infer_det(flags, p, images);
+  if (pos[0] == "rec") return infer_rec(flags, p, images);
+  return infer_cls(flags, p, images);
+}
+
+}  // namespace ocrforge

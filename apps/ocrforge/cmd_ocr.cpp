@@ -1,0 +1,97 @@
+// `ocrforge ocr`: PaddleOCR's predict_system on images. Every image is
+// processed even when others fail; the exit code is 0 only if all succeeded.
+#include <cstdio>
+#include <iostream>
+
+#include "benchmark_run.h"
+#include "commands.h"
+#include "ocr_flags.h"
+#include "ocr_outputs.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/image_files.h"
+#include "ocrforge/core/process_info.h"
+#include "ocrforge/core/stopwatch.h"
+#include "ocrforge/infer/image_reader.h"
+#include "ocrforge/infer/ocr_pipeline.h"
+#include "progress.h"
+
+namespace ocrforge {
+
+static void warm_up(OcrPipeline& ocr, const std::vector<std::string>& images, int runs, int max_side) {
+  for (const auto& path : images) {
+    try {
+      LoadedImage img = read_image(path, max_side);
+      for (int i = 0; i < runs; ++i) ocr.run(img.bgr, img.scale);
+      break;
+    } catch (const Error&) {
+      continue;  // the main loop reports unreadable images
+    }
+  }
+  ocr.reset_stats();
+}
+
+int cmd_ocr(const Args& args) {
+  FlagSet flags("ocr");
+  declare_ocr_flags(flags);
+  const std::vector<std::string> extra = flags.parse(args);
+  if (flags.help_requested()) {
+    std::cout << flags.help_text();
+    return 0;
+  }
+  if (!extra.empty())
+    throw UsageError("unexpected argument '" + extra[0] + "' (flags are written --name=value or --name value)");
+  if (flags.get("image_dir").empty()) throw UsageError("--image_dir is required (an image file or a folder)");
+  const OcrParams params = ocr_params_from_flags(flags);
+  const std::vector<std::string> images = list_images(flags.get("image_dir"));
+  OcrPipeline ocr(params);
+
+  OcrOutputOptions out_opt;
+  out_opt.save_dir = flags.get("draw_img_save_dir");
+  out_opt.visualize = flags.get_bool("visualize");
+  out_opt.font_path = flags.get("vis_font_path");
+  out_opt.save_crops = flags.get_bool("save_crop_res");
+  out_opt.crop_dir = flags.get("crop_res_save_dir");
+  out_opt.label_file = flags.get("save_label");
+  OcrOutputs outputs(out_opt, params);
+
+  const bool benchmark = flags.get_bool("benchmark");
+  const int max_side = params.det.resize.max_side_limit;
+  if (benchmark) warm_up(ocr, images, flags.get_int("warmup_runs"), max_side);
+
+  size_t failed = 0;
+  ProgressBar bar(images.size());
+  Stopwatch total;
+  for (size_t i = 0; i < images.size(); ++i) {
+    const std::string& path = images[i];
+    bar.update(i, path_filename(path));
+    try {
+      LoadedImage img = read_image(path, max_side);
+      OcrResult r = ocr.run(img.bgr, img.scale, out_opt.save_crops);
+      const std::string vis = outputs.write(path, img.bgr, r);
+      std::fprintf(stderr, "%s: %zu lines in %.1f ms%s%s\n", path.c_str(), r.lines.size(), r.total_ms,
+                   vis.empty() ? "" : ", visualisation: ", vis.c_str());
+      for (const auto& line : r.lines) std::printf("%s\t%.3f\n", line.text.c_str(), line.score);
+      std::fflush(stdout);
+    } catch (const Error& e) {
+      ++failed;
+      std::fprintf(stderr, "ocrforge ocr: error: %s (skipped)\n", e.what());
+    }
+  }
+  bar.finish();
+  const double total_s = total.elapsed_ms() / 1000.0;
+  std::fprintf(stderr, "%zu images, %zu failed, %.2f s; results in %s\n", images.size(), failed, total_s,
+               outputs.system_results_path().c_str());
+  if (benchmark) {
+    const double rss = current_rss_mb();
+    const auto& rt = params.runtime;
+    print_benchmark("det", ocr.detector().model(), ocr.detector().stats(), rt, 1, "dynamic", total_s, rss);
+    if (ocr.classifier())
+      print_benchmark("cls", ocr.classifier()->model(), ocr.classifier()->stats(), rt, params.cls.batch_num,
+                      "dynamic", total_s, rss);
+    print_benchmark("rec", ocr.recognizer().model(), ocr.recognizer().stats(), rt, params.rec.batch_num,
+                    "dynamic", total_s, rss);
+  }
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace ocrforge

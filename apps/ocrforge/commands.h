@@ -1,0 +1,15 @@
+// Subcommands of the ocrforge binary: each takes its arguments (after the
+// subcommand name) and returns the process exit code. Errors are thrown as
+// ocrforge::Error / UsageError and mapped to exit codes in main().
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ocrforge {
+
+using Args = std::vector<std::string>;
+
+int cmd_ocr(const Args& args);    // cmd_ocr.cpp: det -> cls -> rec on images
+int cmd_infer(const Args& args);  // cmd_infer.cpp: one model: det | cls | rec
+
+}  // namespace ocrforge

@@ -1,0 +1,126 @@
+#include "ocr_flags.h"
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
+
+namespace ocrforge {
+
+void declare_ocr_flags(FlagSet& f) {
+  using K = FlagSet::Kind;
+  const OcrParams d = default_ocr_params();
+  f.add("image_dir", "", "image file or folder (jpg, png, bmp, tiff, webp)");
+  f.add("det_model_dir", d.det.model_dir, "detection model: .onnx file or folder with inference.onnx");
+  f.add("rec_model_dir", d.rec.model_dir, "recognition model: .onnx file or folder with inference.onnx");
+  f.add("cls_model_dir", d.cls.model_dir, "direction classifier model: .onnx file or folder");
+  f.add("rec_char_dict_path", d.rec.char_dict_path, "recognition dictionary, one character per line");
+  f.add_bool("use_gpu", false, "run on CUDA (needs an ONNX Runtime built with the CUDA provider)");
+  f.add("gpu_id", "0", "CUDA device index");
+  f.add("cpu_threads", "10", "ONNX Runtime intra-op threads");
+  f.add("precision", "fp32", "fp32 (fp16/int8 are not supported yet)");
+  f.add_bool("benchmark", false, "print PaddleOCR's benchmark report per model after warm-up");
+  f.add("det_algorithm", "DB", "detection algorithm (DB)");
+  f.add("det_limit_side_len", "960", "side length limit of the detector input");
+  f.add("det_limit_type", "max", "max: longer side <= limit; min: shorter side >= limit");
+  f.add("det_max_side_limit", "4000", "cap on the longer side of the detector input");
+  f.add("det_db_thresh", "0.3", "binarisation threshold of the probability map");
+  f.add("det_db_box_thresh", "0.6", "minimum box score");
+  f.add("det_db_unclip_ratio", "1.5", "box expansion ratio");
+  f.add("max_batch_size", "10", "accepted for compatibility");
+  f.add_bool("use_dilation", false, "dilate the binary map (2x2)");
+  f.add("det_db_score_mode", "fast", "fast: score inside the box; slow: inside the contour");
+  f.add("det_box_type", "quad", "quad or poly");
+  f.add("rec_algorithm", "SVTR_LCNet", "recognition algorithm (CTC models: SVTR_LCNet, CRNN)");
+  f.add("rec_image_shape", "3, 48, 320", "recognition input C, H, W");
+  f.add("rec_batch_num", "6", "crops per recognition batch");
+  f.add("max_text_length", "25", "accepted for compatibility");
+  f.add_bool("use_space_char", true, "the dictionary is followed by a space class");
+  f.add("drop_score", "0.5", "lines with a lower recognition score are dropped");
+  f.add_bool("use_angle_cls", false, "run the 0/180 degree direction classifier");
+  f.add("cls_image_shape", "3, 48, 192", "classifier input C, H, W");
+  f.add("label_list", "['0', '180']", "classifier labels");
+  f.add("cls_batch_num", "6", "crops per classifier batch");
+  f.add("cls_thresh", "0.9", "rotate when the 180 score exceeds this");
+  f.add("draw_img_save_dir", "./inference_results", "folder for visualisations and result files");
+  f.add_bool("save_crop_res", false, "save every text-line crop");
+  f.add("crop_res_save_dir", "./output", "folder for --save_crop_res");
+  f.add("vis_font_path", "", "font for drawing text (default: Noto Sans CJK if installed)");
+  f.add_bool("visualize", true, "write the visualisation image");
+  f.add("save_label", "", "write results as a PaddleOCR detection label file (auto-labelling)");
+  f.add("warmup_runs", "2", "with --benchmark: runs on the first image not counted");
+  // Accepted so PaddleOCR command lines run unchanged; they change nothing here.
+  for (const char* name : {"use_onnx", "enable_mkldnn", "use_tensorrt", "ir_optim", "use_mp", "show_log",
+                           "use_xpu", "use_npu", "use_mlu", "use_pdserving", "use_fp16"})
+    f.add_bool(name, std::string(name) == "use_onnx" || std::string(name) == "ir_optim" ||
+                         std::string(name) == "show_log",
+               "accepted for PaddleOCR compatibility (no effect; see docs/cli.md)");
+  f.add("gpu_mem", "500", "accepted for compatibility (no effect)");
+  f.add("min_subgraph_size", "15", "accepted for compatibility (no effect)");
+  f.add("total_process_num", "1", "accepted for compatibility (no effect)");
+  f.add("process_id", "0", "accepted for compatibility (no effect)");
+  (void)K::Text;
+}
+
+static std::vector<int> image_shape(const FlagSet& f, const std::string& name) {
+  auto v = f.get_int_list(name);
+  if (v.size() != 3 || v[0] != 3 || v[1] <= 0 || v[2] <= 0)
+    throw UsageError("--" + name + "='" + f.get(name) + "': expected \"3, H, W\" with positive H and W");
+  return v;
+}
+
+OcrParams ocr_params_from_flags(const FlagSet& f) {
+  OcrParams p;
+  auto& rt = p.runtime;
+  rt.use_gpu = f.get_bool("use_gpu");
+  rt.gpu_id = f.get_int("gpu_id");
+  rt.cpu_threads = f.get_int("cpu_threads");
+  rt.precision = f.get("precision");
+  if (rt.precision != "fp32")
+    throw UsageError("--precision=" + rt.precision + " is not supported yet; use fp32");
+  if (f.get_bool("use_tensorrt")) throw UsageError("--use_tensorrt=True is not supported (ONNX Runtime CPU/CUDA only)");
+  if (f.get("det_algorithm") != "DB")
+    throw UsageError("--det_algorithm=" + f.get("det_algorithm") + " is not supported yet; only DB");
+
+  auto& det = p.det;
+  det.model_dir = f.get("det_model_dir");
+  det.resize.limit_side_len = f.get_int("det_limit_side_len");
+  const std::string lt = f.get("det_limit_type");
+  if (lt != "max" && lt != "min") throw UsageError("--det_limit_type must be max or min, got '" + lt + "'");
+  det.resize.limit_type = lt == "max" ? DetLimitType::Max : DetLimitType::Min;
+  det.resize.max_side_limit = f.get_int("det_max_side_limit");
+  det.post.thresh = static_cast<float>(f.get_double("det_db_thresh"));
+  det.post.box_thresh = static_cast<float>(f.get_double("det_db_box_thresh"));
+  det.post.unclip_ratio = static_cast<float>(f.get_double("det_db_unclip_ratio"));
+  det.post.use_dilation = f.get_bool("use_dilation");
+  const std::string sm = f.get("det_db_score_mode");
+  if (sm != "fast" && sm != "slow") throw UsageError("--det_db_score_mode must be fast or slow, got '" + sm + "'");
+  det.post.score_mode = sm == "fast" ? DbScoreMode::Fast : DbScoreMode::Slow;
+  const std::string bt = f.get("det_box_type");
+  if (bt != "quad" && bt != "poly") throw UsageError("--det_box_type must be quad or poly, got '" + bt + "'");
+  det.post.box_type = bt == "quad" ? DetBoxType::Quad : DetBoxType::Poly;
+
+  auto& rec = p.rec;
+  rec.model_dir = f.get("rec_model_dir");
+  auto rs = image_shape(f, "rec_image_shape");
+  rec.image_h = rs[1];
+  rec.image_w = rs[2];
+  rec.batch_num = f.get_int("rec_batch_num");
+  rec.char_dict_path = f.get("rec_char_dict_path");
+  rec.use_space_char = f.get_bool("use_space_char");
+
+  auto& cls = p.cls;
+  cls.model_dir = f.get("cls_model_dir");
+  auto cs = image_shape(f, "cls_image_shape");
+  cls.image_h = cs[1];
+  cls.image_w = cs[2];
+  cls.batch_num = f.get_int("cls_batch_num");
+  cls.thresh = static_cast<float>(f.get_double("cls_thresh"));
+  cls.label_list = parse_string_list(f.get("label_list"));
+
+  p.use_angle_cls = f.get_bool("use_angle_cls");
+  p.drop_score = static_cast<float>(f.get_double("drop_score"));
+  if (rec.batch_num < 1 || cls.batch_num < 1) throw UsageError("--rec_batch_num and --cls_batch_num must be >= 1");
+  if (rt.cpu_threads < 1) throw UsageError("--cpu_threads must be >= 1");
+  return p;
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,35 @@
+// The recognition dictionary (PaddleOCR's character_dict_path): one
+// character per line. CTC class layout, as in PaddleOCR's CTCLabelDecode:
+//   index 0            = blank
+//   index 1..n         = the dictionary's lines, in file order
+//   index n+1          = " " when use_space_char is true
+#pragma once
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ocrforge {
+
+class Charset {
+ public:
+  // Reads a dictionary file; throws Error naming the file when it is missing
+  // or has no characters.
+  static Charset load(const std::string& path, bool use_space_char);
+  // Builds from an in-memory list (tests, synthetic data).
+  static Charset from_chars(std::vector<std::string> chars, bool use_space_char);
+
+  // Number of CTC classes including blank.
+  int num_classes() const { return static_cast<int>(classes_.size()); }
+  // UTF-8 text of a class index; "" for blank.
+  const std::string& text_of(int index) const { return classes_.at(static_cast<size_t>(index)); }
+  // Class index of a character, or -1 when it is not in the dictionary.
+  int index_of(const std::string& ch) const;
+  const std::string& source() const { return source_; }
+
+ private:
+  std::vector<std::string> classes_;
+  std::unordered_map<std::string, int> index_;
+  std::string source_;
+};
+
+}  // namespace ocrforge

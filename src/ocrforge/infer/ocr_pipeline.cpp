@@ -1,0 +1,72 @@
+#include "ocrforge/infer/ocr_pipeline.h"
+
+#include "ocrforge/core/stopwatch.h"
+#include "ocrforge/vision/box_order.h"
+#include "ocrforge/vision/crop.h"
+
+namespace ocrforge {
+
+OcrPipeline::OcrPipeline(const OcrParams& params)
+    : params_(params),
+      det_(std::make_unique<TextDetector>(params.det, params.runtime)),
+      cls_(params.use_angle_cls ? std::make_unique<TextClassifier>(params.cls, params.runtime) : nullptr),
+      rec_(std::make_unique<TextRecognizer>(params.rec, params.runtime)) {}
+
+void OcrPipeline::reset_stats() {
+  det_->reset_stats();
+  rec_->reset_stats();
+  if (cls_) cls_->reset_stats();
+}
+
+static void scale_line(OcrLine& line, float s) {
+  if (s == 1.f) return;
+  for (auto& p : line.box) p *= s;
+  for (auto& p : line.polygon) p *= s;
+}
+
+OcrResult OcrPipeline::run(const cv::Mat& bgr, float coord_scale, bool keep_crops) {
+  Stopwatch total;
+  OcrResult result;
+  result.image_size = cv::Size(static_cast<int>(bgr.cols * coord_scale), static_cast<int>(bgr.rows * coord_scale));
+
+  Stopwatch sw;
+  std::vector<TextBox> boxes = det_->detect(bgr);
+  sort_boxes(boxes);
+  result.det_ms = sw.elapsed_ms();
+
+  std::vector<cv::Mat> crops;
+  crops.reserve(boxes.size());
+  for (const auto& b : boxes) crops.push_back(rotate_crop(bgr, b.quad));
+
+  std::vector<ClsResult> cls;
+  if (cls_ && !crops.empty()) {
+    sw.reset();
+    cls = cls_->classify(crops);
+    result.cls_ms = sw.elapsed_ms();
+  }
+
+  sw.reset();
+  std::vector<RecText> texts = crops.empty() ? std::vector<RecText>{} : rec_->recognize(crops);
+  result.rec_ms = sw.elapsed_ms();
+
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    OcrLine line;
+    line.box = boxes[i].quad;
+    line.polygon = boxes[i].polygon;
+    line.det_score = boxes[i].score;
+    line.text = texts[i].text;
+    line.score = texts[i].score;
+    if (!cls.empty()) {
+      line.cls_label = cls[i].label;
+      line.cls_score = cls[i].score;
+    }
+    if (keep_crops) line.crop = crops[i];
+    scale_line(line, coord_scale);
+    result.detected.push_back(line);
+    if (line.score >= params_.drop_score) result.lines.push_back(std::move(line));
+  }
+  result.total_ms = total.elapsed_ms();
+  return result;
+}
+
+}  // namespace ocrforge

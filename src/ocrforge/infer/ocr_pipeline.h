@@ -1,0 +1,65 @@
+// The system pipeline (PaddleOCR's predict_system): detect -> sort -> crop ->
+// (direction classifier) -> batched recognition -> drop low scores.
+//
+//   ocrforge::OcrParams p = ocrforge::default_ocr_params();
+//   p.use_angle_cls = true;
+//   ocrforge::OcrPipeline ocr(p);
+//   ocrforge::OcrResult r = ocr.run(cv::imread("sign.jpg"));
+//   for (const auto& line : r.lines) std::cout << line.text << "\n";
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "ocrforge/infer/params.h"
+#include "ocrforge/infer/stage_stats.h"
+#include "ocrforge/infer/text_classifier.h"
+#include "ocrforge/infer/text_detector.h"
+#include "ocrforge/infer/text_recognizer.h"
+
+namespace ocrforge {
+
+struct OcrLine {
+  Quad box;                            // clockwise from top-left, image pixels
+  std::vector<cv::Point2f> polygon;    // == box in quad mode
+  float det_score = 0.f;
+  std::string text;
+  float score = 0.f;                   // recognition confidence
+  std::string cls_label;               // "" when the classifier did not run
+  float cls_score = 0.f;
+  cv::Mat crop;                        // the line image fed to rec (only with keep_crops)
+};
+
+struct OcrResult {
+  cv::Size image_size;
+  std::vector<OcrLine> detected;  // every detected box, in reading order (dt_polys)
+  std::vector<OcrLine> lines;     // recognised lines with score >= drop_score (rec_*)
+  double det_ms = 0, cls_ms = 0, rec_ms = 0, total_ms = 0;
+};
+
+class OcrPipeline {
+ public:
+  // Loads det, rec and (when use_angle_cls) cls models; throws Error on any
+  // missing or unfit model or dictionary.
+  explicit OcrPipeline(const OcrParams& params);
+
+  // `bgr`: 8-bit, 3 channels. `coord_scale` multiplies every output
+  // coordinate (see LoadedImage::scale). `keep_crops` fills OcrLine::crop.
+  OcrResult run(const cv::Mat& bgr, float coord_scale = 1.f, bool keep_crops = false);
+
+  const OcrParams& params() const { return params_; }
+  TextDetector& detector() { return *det_; }
+  TextRecognizer& recognizer() { return *rec_; }
+  TextClassifier* classifier() { return cls_.get(); }  // null without use_angle_cls
+  void reset_stats();
+
+ private:
+  OcrParams params_;
+  std::unique_ptr<TextDetector> det_;
+  std::unique_ptr<TextClassifier> cls_;
+  std::unique_ptr<TextRecognizer> rec_;
+};
+
+}  // namespace ocrforge

@@ -1,0 +1,64 @@
+// One ONNX Runtime session (RAII) with a single float input and a single
+// float output, as the PP-OCR det / cls / rec models have. ORT types stay in
+// the .cpp so users of ocrforge::infer do not compile ORT's headers.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ocrforge/infer/params.h"
+
+namespace ocrforge {
+
+// Output of a run: a view of ORT's buffer, kept alive by `holder` (no copy).
+struct TensorView {
+  const float* data = nullptr;
+  std::vector<int64_t> shape;
+  std::shared_ptr<void> holder;
+  int64_t numel() const;
+};
+
+class OrtModel {
+ public:
+  // `model` is a .onnx file or a folder holding inference.onnx (or exactly one
+  // .onnx file). `role` ("det", "rec", "cls") and `flag` (e.g.
+  // "--det_model_dir") only make error messages precise.
+  OrtModel(const std::string& model, const RuntimeParams& runtime, const std::string& role,
+           const std::string& flag);
+  ~OrtModel();
+  OrtModel(const OrtModel&) = delete;
+  OrtModel& operator=(const OrtModel&) = delete;
+
+  // Runs the model on an NCHW float tensor. Adds the time spent inside ORT's
+  // Run to run_ms().
+  TensorView run(const float* data, const std::vector<int64_t>& shape);
+
+  const std::string& path() const { return path_; }
+  // Declared shapes; dynamic dimensions are -1.
+  const std::vector<int64_t>& input_shape() const { return input_shape_; }
+  const std::vector<int64_t>& output_shape() const { return output_shape_; }
+  const std::string& input_name() const { return input_name_; }
+  const std::string& output_name() const { return output_name_; }
+  double run_ms() const { return run_ms_; }
+  void reset_timing() { run_ms_ = 0; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string path_, input_name_, output_name_;
+  std::vector<int64_t> input_shape_, output_shape_;
+  double run_ms_ = 0;
+};
+
+// Resolves --*_model_dir to a .onnx file; throws Error naming the flag.
+std::string resolve_model_file(const std::string& model, const std::string& flag);
+// "[-1, 3, 48, -1]" for messages and reports.
+std::string shape_to_string(const std::vector<int64_t>& shape);
+// Threads ORT really uses for --cpu_threads: capped at the number of cores.
+int effective_threads(int requested);
+// ONNX Runtime's version string and its execution providers.
+std::string onnxruntime_version();
+std::vector<std::string> onnxruntime_providers();
+
+}  // namespace ocrforge

@@ -1,0 +1,60 @@
+// Typed parameters of the inference pipeline, one struct per stage, with
+// PaddleOCR's defaults (tools/infer/utility.py). Flags and configs are
+// converted to these once; code below never looks up string keys.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ocrforge/vision/db_postprocess.h"
+#include "ocrforge/vision/det_resize.h"
+
+namespace ocrforge {
+
+struct RuntimeParams {
+  bool use_gpu = false;  // CUDA execution provider; an error when ORT has none
+  int gpu_id = 0;
+  int cpu_threads = 10;  // ORT intra-op threads (PaddleOCR's --cpu_threads)
+  std::string precision = "fp32";  // only fp32 runs on the CPU provider
+};
+
+struct DetParams {
+  std::string model_dir;  // a .onnx file, or a folder holding inference.onnx
+  DetResizeParams resize;
+  DbPostParams post;
+};
+
+struct ClsParams {
+  std::string model_dir;
+  int image_h = 48, image_w = 192;  // --cls_image_shape "3, 48, 192"
+  int batch_num = 6;
+  float thresh = 0.9f;  // rotate only when the "180" score exceeds this
+  std::vector<std::string> label_list{"0", "180"};
+};
+
+struct RecParams {
+  std::string model_dir;
+  int image_h = 48, image_w = 320;  // --rec_image_shape "3, 48, 320"
+  int batch_num = 6;
+  std::string char_dict_path;
+  bool use_space_char = true;
+};
+
+struct OcrParams {
+  RuntimeParams runtime;
+  DetParams det;
+  ClsParams cls;
+  RecParams rec;
+  bool use_angle_cls = false;
+  float drop_score = 0.5f;  // lines whose recognition score is lower are dropped
+};
+
+// Default parameters with the model paths of the default PP-OCRv4 models
+// (see default_model_root()); throws Error when they cannot be found.
+OcrParams default_ocr_params();
+
+// Where the default models live: $OCRFORGE_MODEL_DIR, else
+// <executable>/../models/PP-OCRv4, <executable>/../share/ocrforge/models/PP-OCRv4,
+// ./models/PP-OCRv4 — the first holding det/, rec/, cls/. "" if none does.
+std::string default_model_root();
+
+}  // namespace ocrforge

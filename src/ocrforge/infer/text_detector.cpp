@@ -1,0 +1,47 @@
+#include "ocrforge/infer/text_detector.h"
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/stopwatch.h"
+#include "ocrforge/vision/box_order.h"
+#include "ocrforge/vision/db_postprocess.h"
+#include "ocrforge/vision/det_resize.h"
+
+namespace ocrforge {
+
+static bool dim_is(int64_t d, int64_t want) { return d == want || d < 0; }
+
+TextDetector::TextDetector(const DetParams& params, const RuntimeParams& runtime)
+    : params_(params), model_(std::make_unique<OrtModel>(params.model_dir, runtime, "det", "--det_model_dir")) {
+  const auto& in = model_->input_shape();
+  const auto& out = model_->output_shape();
+  if (in.size() != 4 || !dim_is(in[1], 3) || out.size() != 4 || !dim_is(out[1], 1))
+    throw Error("'" + model_->path() + "' is not a text detection (DB) model: input " + shape_to_string(in) +
+                ", output " + shape_to_string(out) +
+                " (expected N x 3 x H x W -> N x 1 x H x W); check --det_model_dir");
+}
+
+std::vector<TextBox> TextDetector::detect(const cv::Mat& bgr) {
+  Stopwatch sw;
+  DetInput input = det_preprocess(bgr, params_.resize);
+  stats_.preprocess_ms += sw.elapsed_ms();
+
+  const double before = model_->run_ms();
+  TensorView out = model_->run(input.chw.data(), {1, 3, input.size.height, input.size.width});
+  stats_.inference_ms += model_->run_ms() - before;
+
+  sw.reset();
+  if (out.shape.size() != 4 || out.shape[2] != input.size.height || out.shape[3] != input.size.width)
+    throw Error("det model '" + model_->path() + "' returned " + shape_to_string(out.shape) + " for input " +
+                std::to_string(input.size.height) + "x" + std::to_string(input.size.width) +
+                ": not a DB shrink map; check --det_model_dir");
+  // Wrap ORT's buffer without copying; db_postprocess only reads it.
+  cv::Mat prob(input.size.height, input.size.width, CV_32F, const_cast<float*>(out.data));
+  std::vector<TextBox> boxes = db_postprocess(prob, bgr.size(), params_.post);
+  boxes = filter_det_boxes(std::move(boxes), bgr.size());
+  stats_.postprocess_ms += sw.elapsed_ms();
+  stats_.calls += 1;
+  stats_.images += 1;
+  return boxes;
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,84 @@
+#include "ocrforge/infer/ocr_pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "test_support.h"
+
+using namespace ocrforge;
+
+static OcrParams params(bool cls) {
+  OcrParams p;
+  p.det.model_dir = test::model_root() + "/det";
+  p.rec.model_dir = test::model_root() + "/rec";
+  p.cls.model_dir = test::model_root() + "/cls";
+  p.rec.char_dict_path = test::model_root() + "/ppocr_keys_v1.txt";
+  p.use_angle_cls = cls;
+  return p;
+}
+
+static std::vector<std::string> texts(const OcrResult& r) {
+  std::vector<std::string> out;
+  for (const auto& l : r.lines) out.push_back(l.text);
+  return out;
+}
+
+static bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+TEST(OcrPipeline, ReadsTheEnglishSignInReadingOrder) {
+  OcrPipeline ocr(params(false));
+  auto r = ocr.run(cv::imread(test::data_dir() + "/samples/imgs_ger_1.jpg"));
+  auto t = texts(r);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0], "EPPING");
+  EXPECT_EQ(t[1], "Twinned with");
+  EXPECT_NE(t[2].find("Eppingen"), std::string::npos);
+}
+
+TEST(OcrPipeline, ReadsChineseDocumentLines) {
+  OcrPipeline ocr(params(false));
+  auto t = texts(ocr.run(cv::imread(test::data_dir() + "/samples/imgs_11.jpg")));
+  EXPECT_TRUE(has(t, "纯臻营养护发素"));
+  EXPECT_TRUE(has(t, "产品信息/参数"));
+  EXPECT_GE(t.size(), 14u);
+  auto hotel = texts(ocr.run(cv::imread(test::data_dir() + "/samples/imgs_12.jpg")));
+  EXPECT_TRUE(has(hotel, "打浦路15号"));
+}
+
+TEST(OcrPipeline, AngleClassifierReadsAnUpsideDownSign) {
+  OcrPipeline ocr(params(true));
+  cv::Mat img = cv::imread(test::data_dir() + "/samples/imgs_ger_1.jpg"), flipped;
+  cv::rotate(img, flipped, cv::ROTATE_180);
+  auto r = ocr.run(flipped);
+  EXPECT_TRUE(has(texts(r), "EPPING"));
+  for (const auto& l : r.lines) EXPECT_FALSE(l.cls_label.empty());
+}
+
+TEST(OcrPipeline, DropScoreFiltersLinesButKeepsDetections) {
+  OcrParams p = params(false);
+  p.drop_score = 1.01f;  // no confidence reaches this
+  OcrPipeline ocr(p);
+  auto r = ocr.run(cv::imread(test::data_dir() + "/samples/imgs_ger_1.jpg"));
+  EXPECT_TRUE(r.lines.empty());
+  EXPECT_EQ(r.detected.size(), 3u);
+}
+
+TEST(OcrPipeline, CoordinateScaleMapsBackToFileSize) {
+  OcrPipeline ocr(params(false));
+  cv::Mat img = cv::imread(test::data_dir() + "/samples/imgs_ger_1.jpg");
+  auto a = ocr.run(img);
+  auto b = ocr.run(img, 2.f);
+  ASSERT_EQ(a.lines.size(), b.lines.size());
+  EXPECT_NEAR(b.lines[0].box[2].x, 2 * a.lines[0].box[2].x, 1e-3);
+  EXPECT_EQ(b.image_size.width, 2 * img.cols);
+}
+
+TEST(OcrPipeline, EmptyAndOneByOneImagesGiveNoLines) {
+  OcrPipeline ocr(params(true));
+  EXPECT_TRUE(ocr.run(cv::Mat(1, 1, CV_8UC3, cv::Scalar(9, 9, 9))).lines.empty());
+}

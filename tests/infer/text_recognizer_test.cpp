@@ -1,0 +1,103 @@
+#include "ocrforge/infer/text_recognizer.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <opencv2/imgcodecs.hpp>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
+#include "ocrforge/vision/rec_metric.h"
+#include "test_support.h"
+
+using namespace ocrforge;
+
+static RecParams rec_params() {
+  RecParams p;
+  p.model_dir = test::model_root() + "/rec";
+  p.char_dict_path = test::model_root() + "/ppocr_keys_v1.txt";
+  return p;
+}
+
+TEST(TextRecognizer, ReadsRealSceneWordCrops) {
+  // 10 real scene word crops (tests/data/rec_toy). Half are hard for the
+  // Chinese+English PP-OCRv4 model (mirrored text, two-line crops, 35x19
+  // pixels): it reads 4 exactly (norm_edit_dis 0.63). The clean ones must be
+  // exact; docs/accuracy.md has the figures and the 400-crop IC15 check.
+  TextRecognizer rec(rec_params(), RuntimeParams{});
+  const std::string dir = test::data_dir() + "/rec_toy";
+  std::ifstream labels(dir + "/rec_gt.txt");
+  std::vector<cv::Mat> crops;
+  std::vector<std::string> truth;
+  std::string line;
+  while (std::getline(labels, line)) {
+    auto parts = split(line, '\t');
+    ASSERT_EQ(parts.size(), 2u);
+    crops.push_back(cv::imread(dir + "/" + parts[0]));
+    ASSERT_FALSE(crops.back().empty()) << parts[0];
+    truth.push_back(parts[1]);
+  }
+  ASSERT_EQ(crops.size(), 10u);
+  auto results = rec.recognize(crops);
+  ASSERT_EQ(results.size(), crops.size());
+  RecMetric metric;
+  for (size_t i = 0; i < crops.size(); ++i) {
+    metric.add(results[i].text, truth[i]);
+    if (truth[i] == "03/09/2009" || truth[i] == "america" || truth[i] == "ATTACK")
+      EXPECT_EQ(results[i].text, truth[i]);
+  }
+  EXPECT_GE(metric.acc(), 0.4);
+  EXPECT_GE(metric.norm_edit_dis(), 0.6);
+}
+
+TEST(TextRecognizer, ReadsAChineseLineAndKeepsInputOrder) {
+  TextRecognizer rec(rec_params(), RuntimeParams{});
+  cv::Mat phone = cv::imread(test::data_dir() + "/samples/ch_word_3.jpg");
+  cv::Mat word = cv::imread(test::data_dir() + "/rec_toy/imgs/1240078.jpg");
+  auto r = rec.recognize({phone, word, phone});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_NE(r[0].text.find("15952301928"), std::string::npos) << r[0].text;
+  EXPECT_EQ(r[1].text, "ATTACK");
+  EXPECT_EQ(r[0].text, r[2].text);
+  EXPECT_GT(r[1].score, 0.8f);
+}
+
+TEST(TextRecognizer, BatchSizeDoesNotChangeResults) {
+  RecParams one = rec_params();
+  one.batch_num = 1;
+  TextRecognizer a(one, RuntimeParams{}), b(rec_params(), RuntimeParams{});
+  std::vector<cv::Mat> crops;
+  for (const char* f : {"1036169.jpg", "1223731.jpg", "1240078.jpg"})
+    crops.push_back(cv::imread(test::data_dir() + "/rec_toy/imgs/" + f));
+  auto ra = a.recognize(crops), rb = b.recognize(crops);
+  for (size_t i = 0; i < crops.size(); ++i) EXPECT_EQ(ra[i].text, rb[i].text);
+  EXPECT_EQ(a.stats().calls, 3);
+  EXPECT_EQ(b.stats().calls, 1);
+}
+
+TEST(TextRecognizer, DictionaryThatDoesNotFitTheModelIsRejected) {
+  const std::string dir = test::fresh_dir("smalldict");
+  test::write_text(dir + "/dict.txt", "a\nb\nc\n");
+  RecParams p = rec_params();
+  p.char_dict_path = dir + "/dict.txt";
+  try {
+    TextRecognizer rec(p, RuntimeParams{});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("dict.txt"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("6625"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("5"), std::string::npos) << msg;
+  }
+}
+
+TEST(TextRecognizer, DetectionModelIsRejected) {
+  RecParams p = rec_params();
+  p.model_dir = test::model_root() + "/det";
+  try {
+    TextRecognizer rec(p, RuntimeParams{});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a text recognition"), std::string::npos) << e.what();
+  }
+}
