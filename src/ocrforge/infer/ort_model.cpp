@@ -80,6 +80,7 @@ OrtModel::OrtModel(const std::string& model, const RuntimeParams& rt, const std:
   so.SetInterOpNumThreads(1);
   so.SetExecutionMode(ExecutionMode::ORT_SEQUENTIAL);
   so.SetGraphOptimizationLevel(GraphOptimizationLevel::ORT_ENABLE_ALL);
+  if (!rt.memory_arena) so.DisableCpuMemArena();
   if (rt.use_gpu) {
     const auto providers = onnxruntime_providers();
     if (std::find(providers.begin(), providers.end(), "CUDAExecutionProvider") == providers.end()) {

@@ -15,6 +15,9 @@ struct RuntimeParams {
   int gpu_id = 0;
   int cpu_threads = 10;  // ORT intra-op threads (PaddleOCR's --cpu_threads)
   std::string precision = "fp32";  // only fp32 runs on the CPU provider
+  // ORT's CPU arena keeps the largest buffers it has seen (det inputs vary
+  // with image size) and never returns them: off by default, see docs/benchmarks.md.
+  bool memory_arena = false;
 };
 
 struct DetParams {

@@ -1,0 +1,197 @@
+// ocrforge_pipeline_bench: times ocrforge::OcrPipeline (det -> cls -> rec) on
+// a folder of images and watches memory over a long run.
+//
+//   ocrforge_pipeline_bench --image_dir tests/data/samples --iterations 1000 --cpu_threads 2
+//
+// The loop processes `iterations` images, cycling through the folder; every
+// iteration includes decoding (read_image), as the CLI does. Reported:
+//   1. wall time per image (median over its cycles) and per stage, with each
+//      stage split into preprocess / ORT Run / postprocess (StageStats);
+//   2. the share of the loop's wall time spent outside ORT's Run:
+//      1 - sum(OrtModel::run_ms of det, cls, rec) / loop wall time;
+//   3. RSS (VmRSS) after 10 images and after `iterations` images, plus
+//      checkpoints in between, and the growth from 10 to the end.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <opencv2/core/utility.hpp>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/flags.h"
+#include "ocrforge/core/image_files.h"
+#include "ocrforge/core/process_info.h"
+#include "ocrforge/core/stopwatch.h"
+#include "ocrforge/infer/image_reader.h"
+#include "ocrforge/infer/ocr_pipeline.h"
+#include "ocrforge/infer/ort_model.h"
+
+namespace {
+
+using namespace ocrforge;
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Sum of the time spent inside ORT's Run by all models of the pipeline.
+double ort_run_ms(OcrPipeline& ocr) {
+  double ms = ocr.detector().model().run_ms() + ocr.recognizer().model().run_ms();
+  if (ocr.classifier()) ms += ocr.classifier()->model().run_ms();
+  return ms;
+}
+
+// Per-sample timings of one iteration, in ms.
+struct Sample {
+  double decode = 0, det = 0, cls = 0, rec = 0, other = 0, wall = 0;
+};
+
+// One row of the stage table: totals over the loop, printed per image.
+void print_stage(const char* name, const StageStats& s, double stage_wall_ms, long n) {
+  const double gap = stage_wall_ms - s.total_ms();  // inside the stage, outside the stats (e.g. sort_boxes)
+  std::printf("%-6s %8ld %10.2f %10.2f %10.2f %10.2f %10.2f\n", name, s.images, s.preprocess_ms / n,
+              s.inference_ms / n, s.postprocess_ms / n, gap / n, stage_wall_ms / n);
+}
+
+int run(int argc, char** argv) {
+  FlagSet flags("pipeline_bench");
+  flags.add("image_dir", "tests/data/samples", "folder (or one image) to cycle through");
+  flags.add("iterations", "1000", "images to process in the measured loop (cycling through the folder)");
+  flags.add("cpu_threads", "2", "ONNX Runtime intra-op threads");
+  flags.add("warmup_runs", "2", "runs on the first image before measuring (not counted)");
+  flags.add_bool("use_angle_cls", true, "run the direction classifier");
+  flags.add_bool("memory_arena", false, "ONNX Runtime CPU memory arena (RuntimeParams::memory_arena)");
+  flags.add("rss_every", "0", "also record RSS every N images (0: only the fixed checkpoints)");
+  flags.parse(std::vector<std::string>(argv + 1, argv + argc));
+  if (flags.help_requested()) {
+    std::fputs(flags.help_text().c_str(), stdout);
+    return 0;
+  }
+  const long iterations = flags.get_int("iterations");
+  if (iterations < 1) throw UsageError("--iterations must be >= 1");
+
+  cv::setNumThreads(1);  // as the ocrforge CLI: ORT owns the cores
+  OcrParams params = default_ocr_params();
+  params.runtime.cpu_threads = flags.get_int("cpu_threads");
+  params.use_angle_cls = flags.get_bool("use_angle_cls");
+  params.runtime.memory_arena = flags.get_bool("memory_arena");
+  const int max_side = params.det.resize.max_side_limit;
+  const std::vector<std::string> images = list_images(flags.get("image_dir"));
+
+  const double rss_start = current_rss_mb();
+  OcrPipeline ocr(params);
+  {  // Warm-up (ORT allocates and optimises on first runs), then zero the stats.
+    LoadedImage img = read_image(images.front(), max_side);
+    for (int i = 0; i < flags.get_int("warmup_runs"); ++i) ocr.run(img.bgr, img.scale);
+  }
+  ocr.reset_stats();
+  const double ort_before = ort_run_ms(ocr);  // OrtModel timing cannot be reset through the pipeline
+  const double rss_loaded = current_rss_mb();
+
+  std::printf("ocrforge_pipeline_bench: %zu images in %s, %ld iterations, cpu_threads=%d (effective %d), "
+              "use_angle_cls=%s\n", images.size(), flags.get("image_dir").c_str(), iterations,
+              params.runtime.cpu_threads, effective_threads(params.runtime.cpu_threads),
+              params.use_angle_cls ? "true" : "false");
+  std::printf("CPU: %s, %u hardware threads; %s; ONNX Runtime %s\n\n", cpu_model().c_str(),
+              cv::getNumberOfCPUs(), os_version().c_str(), onnxruntime_version().c_str());
+
+  // RSS checkpoints: 10, a few round numbers, every --rss_every images, the end.
+  std::vector<long> checkpoints;
+  for (long c : {10L, 50L, 100L, 250L, 500L, 1000L, 2500L, 5000L, 10000L})
+    if (c < iterations) checkpoints.push_back(c);
+  const long every = flags.get_int("rss_every");
+  for (long c = every; every > 0 && c < iterations; c += every) checkpoints.push_back(c);
+  checkpoints.push_back(iterations);
+  std::map<long, double> rss;
+
+  std::vector<std::vector<Sample>> per_image(images.size());
+  std::vector<size_t> lines(images.size(), 0);
+  std::vector<cv::Size> sizes(images.size());
+  double decode_ms = 0, det_ms = 0, cls_ms = 0, rec_ms = 0, other_ms = 0;
+  Stopwatch loop;
+  for (long it = 0; it < iterations; ++it) {
+    const size_t k = static_cast<size_t>(it) % images.size();
+    Stopwatch one;
+    LoadedImage img = read_image(images[k], max_side);
+    Sample s;
+    s.decode = one.elapsed_ms();
+    OcrResult r = ocr.run(img.bgr, img.scale);
+    s.wall = one.elapsed_ms();
+    s.det = r.det_ms, s.cls = r.cls_ms, s.rec = r.rec_ms;
+    s.other = r.total_ms - r.det_ms - r.cls_ms - r.rec_ms;  // cropping, result assembly
+    per_image[k].push_back(s);
+    lines[k] = r.lines.size();
+    sizes[k] = img.original;
+    decode_ms += s.decode, det_ms += s.det, cls_ms += s.cls, rec_ms += s.rec, other_ms += s.other;
+    if (std::find(checkpoints.begin(), checkpoints.end(), it + 1) != checkpoints.end())
+      rss[it + 1] = current_rss_mb();
+  }
+  const double wall_ms = loop.elapsed_ms();
+  const double ort_ms = ort_run_ms(ocr) - ort_before;
+  const long n = iterations;
+
+  // 1a. Per image (median over its cycles).
+  std::printf("Per image, median ms over %ld cycle(s) (wall = decode + det + cls + rec + crop/other)\n",
+              (n + static_cast<long>(images.size()) - 1) / static_cast<long>(images.size()));
+  std::printf("%-22s %11s %5s %8s %8s %8s %8s %8s %8s\n", "image", "size", "lines", "decode", "det", "cls",
+              "rec", "other", "wall");
+  for (size_t k = 0; k < images.size(); ++k) {
+    if (per_image[k].empty()) continue;
+    auto med = [&](double Sample::*f) {
+      std::vector<double> v;
+      for (const auto& s : per_image[k]) v.push_back(s.*f);
+      return median(v);
+    };
+    const std::string size = std::to_string(sizes[k].width) + "x" + std::to_string(sizes[k].height);
+    std::printf("%-22s %11s %5zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n", path_filename(images[k]).c_str(),
+                size.c_str(), lines[k], med(&Sample::decode), med(&Sample::det), med(&Sample::cls),
+                med(&Sample::rec), med(&Sample::other), med(&Sample::wall));
+  }
+
+  // 1b. Per stage, mean ms per image over the whole loop.
+  std::printf("\nPer stage, mean ms per image over %ld images (gap = stage wall - pre - ORT - post)\n", n);
+  std::printf("%-6s %8s %10s %10s %10s %10s %10s\n", "stage", "items", "preproc", "ORT Run", "postproc", "gap",
+              "stage");
+  print_stage("det", ocr.detector().stats(), det_ms, n);
+  if (ocr.classifier()) print_stage("cls", ocr.classifier()->stats(), cls_ms, n);
+  print_stage("rec", ocr.recognizer().stats(), rec_ms, n);
+  std::printf("%-6s %8s %10s %10s %10s %10s %10.2f\n", "decode", "", "", "", "", "", decode_ms / n);
+  std::printf("%-6s %8s %10s %10s %10s %10s %10.2f\n", "crop+", "", "", "", "", "", other_ms / n);
+  std::printf("%-6s %8s %10s %10.2f %10s %10s %10.2f\n", "total", "", "", ort_ms / n, "", "", wall_ms / n);
+
+  // 2. Share outside ORT's Run.
+  const double outside = 1.0 - ort_ms / wall_ms;
+  std::printf("\nLoop wall %.1f ms, inside ORT Run %.1f ms: share outside ORT = %.1f%% (goal < 10%%: %s)\n",
+              wall_ms, ort_ms, 100 * outside, outside < 0.10 ? "met" : "MISSED");
+
+  // 3. Memory.
+  std::printf("\nRSS (MiB): start %.1f, models loaded + warm-up %.1f, peak %.1f\n", rss_start, rss_loaded,
+              peak_rss_mb());
+  std::printf("%10s %10s\n", "images", "RSS MiB");
+  for (const auto& [count, mb] : rss) std::printf("%10ld %10.1f\n", count, mb);
+  if (iterations > 10) {
+    const double growth = rss.at(iterations) / rss.at(10) - 1.0;
+    std::printf("RSS growth 10 -> %ld images: %+.1f%% (goal < 5%%: %s)\n", iterations, 100 * growth,
+                growth < 0.05 ? "met" : "MISSED");
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const ocrforge::UsageError& e) {
+    std::fprintf(stderr, "ocrforge_pipeline_bench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ocrforge_pipeline_bench: error: %s\n", e.what());
+    return 1;
+  }
+}
