@@ -20,7 +20,9 @@ MODELS_SHA=9b6666eae0b51936f186bcf4d581c403b63232c8d2d256308d2259dee3afd14e
 PACKAGES=(cmake g++ make ccache pkg-config ca-certificates npm
   libopencv-dev libpolyclipping-dev libyaml-cpp-dev nlohmann-json3-dev
   libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
-  fonts-noto-cjk fonts-dejavu-core tesseract-ocr tesseract-ocr-eng)
+  fonts-noto-cjk fonts-dejavu-core fonts-liberation2 wamerican libfreetype-dev libharfbuzz-dev
+  libtorch-dev libgloo-dev python3-torch
+  tesseract-ocr tesseract-ocr-eng)
 
 log() { printf '[bootstrap] %s\n' "$*"; }
 

@@ -11,5 +11,8 @@ using Args = std::vector<std::string>;
 
 int cmd_ocr(const Args& args);    // cmd_ocr.cpp: det -> cls -> rec on images
 int cmd_infer(const Args& args);  // cmd_infer.cpp: one model: det | cls | rec
+int cmd_synth(const Args& args);  // cmd_synth.cpp: synthetic labelled data: rec | det
+int cmd_train(const Args& args);  // cmd_train.cpp: recognition training (LibTorch builds only)
+int cmd_eval(const Args& args);   // cmd_train.cpp: evaluation of a checkpoint
 
 }  // namespace ocrforge

@@ -43,8 +43,9 @@ TEST(TextRecognizer, ReadsRealSceneWordCrops) {
   RecMetric metric;
   for (size_t i = 0; i < crops.size(); ++i) {
     metric.add(results[i].text, truth[i]);
-    if (truth[i] == "03/09/2009" || truth[i] == "america" || truth[i] == "ATTACK")
+    if (truth[i] == "03/09/2009" || truth[i] == "america" || truth[i] == "ATTACK") {
       EXPECT_EQ(results[i].text, truth[i]);
+    }
   }
   EXPECT_GE(metric.acc(), 0.4);
   EXPECT_GE(metric.norm_edit_dis(), 0.6);

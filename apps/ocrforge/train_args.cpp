@@ -1,0 +1,36 @@
+#include "train_args.h"
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
+
+namespace ocrforge {
+
+std::string train_usage(const std::string& command) {
+  return "usage: ocrforge " + command +
+         " -c CONFIG.yml [-o Section.key=value ...]\n"
+         "  -c, --config   PaddleOCR-style YAML config (see configs/rec/ and docs/config.md)\n"
+         "  -o, --opt      overrides, e.g. -o Global.epoch_num=3 Global.use_gpu=False\n";
+}
+
+TrainArgs parse_train_args(const Args& args, const std::string& command) {
+  TrainArgs t;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-h" || a == "--help") {
+      t.help = true;
+    } else if (a == "-c" || a == "--config") {
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a config file");
+      t.config = args[++i];
+    } else if (starts_with(a, "--config=")) {
+      t.config = a.substr(9);
+    } else if (a == "-o" || a == "--opt") {
+      while (i + 1 < args.size() && !starts_with(args[i + 1], "-")) t.overrides.push_back(args[++i]);
+    } else {
+      throw UsageError("unexpected argument '" + a + "' for '" + command + "'\n" + train_usage(command));
+    }
+  }
+  if (!t.help && t.config.empty()) throw UsageError("-c CONFIG.yml is required\n" + train_usage(command));
+  return t;
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,21 @@
+// PaddleOCR's tools/train.py / eval.py command line:
+//   -c configs/rec/x.yml -o Global.epoch_num=3 Train.loader.batch_size_per_card=64
+// (-o takes every following token up to the next flag; several -o allowed).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "commands.h"
+
+namespace ocrforge {
+
+struct TrainArgs {
+  std::string config;
+  std::vector<std::string> overrides;
+  bool help = false;
+};
+
+TrainArgs parse_train_args(const Args& args, const std::string& command);
+std::string train_usage(const std::string& command);
+
+}  // namespace ocrforge

@@ -1,0 +1,342 @@
+#include "ocrforge/core/config.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "ocrforge/core/atomic_file.h"
+#include "ocrforge/core/config_schema.h"
+#include "ocrforge/core/text.h"
+
+namespace ocrforge {
+
+namespace {
+
+// Copies every node, so aliases (`*max_text_length`) become independent
+// values: yaml-cpp shares aliased nodes, PyYAML shares only immutable values.
+YAML::Node deep_copy(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: {
+      YAML::Node m(YAML::NodeType::Map);
+      m.SetStyle(n.Style());
+      for (const auto& kv : n) m[kv.first.Scalar()] = deep_copy(kv.second);
+      return m;
+    }
+    case YAML::NodeType::Sequence: {
+      YAML::Node s(YAML::NodeType::Sequence);
+      s.SetStyle(n.Style());
+      for (const auto& item : n) s.push_back(deep_copy(item));
+      return s;
+    }
+    case YAML::NodeType::Scalar: {
+      YAML::Node s(n.Scalar());
+      s.SetTag(n.Tag());
+      return s;
+    }
+    default: return YAML::Node(YAML::NodeType::Null);
+  }
+}
+
+// yaml-cpp's own emitter drops the quotes of `"True"` or `"123"`, which would
+// turn a string into a bool or number on reload; this one keeps them.
+void emit(YAML::Emitter& e, const YAML::Node& n) {
+  const bool flow = n.Style() == YAML::EmitterStyle::Flow;
+  switch (n.Type()) {
+    case YAML::NodeType::Map:
+      e << (flow ? YAML::Flow : YAML::Block) << YAML::BeginMap;
+      for (const auto& kv : n) {
+        e << YAML::Key << kv.first.Scalar() << YAML::Value;
+        emit(e, kv.second);
+      }
+      e << YAML::EndMap;
+      return;
+    case YAML::NodeType::Sequence:
+      e << (flow ? YAML::Flow : YAML::Block) << YAML::BeginSeq;
+      for (const auto& item : n) emit(e, item);
+      e << YAML::EndSeq;
+      return;
+    case YAML::NodeType::Scalar:
+      if (n.Tag() == "!") e << YAML::DoubleQuoted;  // it was quoted in the source
+      e << n.Scalar();
+      return;
+    default: e << YAML::Null;
+  }
+}
+
+std::string key_list(const YAML::Node& map) {
+  std::string s;
+  for (const auto& kv : map) s += (s.empty() ? "" : ", ") + kv.first.Scalar();
+  return s;
+}
+
+// The child `key` of map `n`, or an undefined node; never inserts.
+YAML::Node child(const YAML::Node& n, const std::string& key) {
+  return n[key];  // const operator[]: a missing key gives an undefined node
+}
+
+// "did you mean 'A.b'?" over the keys of `map`, or "" when nothing is close.
+std::string suggestion(const YAML::Node& map, const std::string& key, const std::string& prefix) {
+  std::vector<std::string> keys;
+  for (const auto& kv : map) keys.push_back(kv.first.Scalar());
+  const std::string close = closest_match(key, keys);
+  return close.empty() ? "" : " (did you mean '" + prefix + close + "'?)";
+}
+
+// For `epoch_num=3`: the path of the first map holding `key` ("Global",
+// "Train.loader"), searching the config and then the schema's sections.
+std::string section_for(const YAML::Node& map, const std::string& key, const std::string& path = "") {
+  for (const auto& kv : map) {
+    if (!kv.second.IsMap()) continue;
+    const std::string here = path.empty() ? kv.first.Scalar() : path + "." + kv.first.Scalar();
+    if (child(kv.second, key).IsDefined()) return here;
+    const std::string deeper = section_for(kv.second, key, here);
+    if (!deeper.empty()) return deeper;
+  }
+  if (!path.empty()) return "";
+  for (const auto& s : schema::config_schema().fields)
+    for (const auto& f : s.fields)
+      if (f.key == key) return s.key;
+  return "Global";
+}
+
+}  // namespace
+
+// ---- typed reads -------------------------------------------------------------
+
+namespace config_detail {
+namespace {
+[[noreturn]] void wrong(const YAML::Node& n, const std::string& key, const std::string& kind) {
+  throw UsageError("config key '" + key + "' must be " + kind + ", got " + schema::describe_value(n));
+}
+long long to_ll(const YAML::Node& n, const std::string& key) {
+  long long v = 0;
+  if (!n.IsScalar() || !schema::read_int(n.Scalar(), &v)) wrong(n, key, "an integer");
+  return v;
+}
+double to_double(const YAML::Node& n, const std::string& key) {
+  double v = 0;
+  if (!n.IsScalar() || !schema::read_number(n.Scalar(), &v)) wrong(n, key, "a number");
+  return v;
+}
+std::string to_string(const YAML::Node& n, const std::string& key) {
+  if (!n.IsScalar()) wrong(n, key, "a string");
+  return n.Scalar();
+}
+template <typename T, typename One>
+std::vector<T> to_list(const YAML::Node& n, const std::string& key, One one) {
+  if (n.IsScalar()) return {static_cast<T>(one(n, key))};  // `a.txt` reads as `[a.txt]`
+  if (!n.IsSequence()) wrong(n, key, "a list");
+  std::vector<T> out;
+  for (size_t i = 0; i < n.size(); ++i)
+    out.push_back(static_cast<T>(one(n[i], key + "[" + std::to_string(i) + "]")));
+  return out;
+}
+}  // namespace
+
+// One line per type; vectors read a lone scalar as a one-element list.
+using N = YAML::Node;
+using S = std::string;
+template <> bool convert<bool>(const N& n, const S& key) {
+  bool v = false;
+  if (!n.IsScalar() || !schema::read_bool(n.Scalar(), &v)) wrong(n, key, "a boolean (true/false)");
+  return v;
+}
+template <> int convert<int>(const N& n, const S& key) {
+  const long long v = to_ll(n, key);
+  if (v < INT_MIN || v > INT_MAX) wrong(n, key, "a 32-bit integer");
+  return static_cast<int>(v);
+}
+template <> long convert<long>(const N& n, const S& key) { return static_cast<long>(to_ll(n, key)); }
+template <> long long convert<long long>(const N& n, const S& key) { return to_ll(n, key); }
+template <> float convert<float>(const N& n, const S& key) { return static_cast<float>(to_double(n, key)); }
+template <> double convert<double>(const N& n, const S& key) { return to_double(n, key); }
+template <> S convert<S>(const N& n, const S& key) { return to_string(n, key); }
+template <> std::vector<int> convert<std::vector<int>>(const N& n, const S& key) {
+  return to_list<int>(n, key, convert<int>);
+}
+template <> std::vector<long long> convert<std::vector<long long>>(const N& n, const S& key) {
+  return to_list<long long>(n, key, to_ll);
+}
+template <> std::vector<float> convert<std::vector<float>>(const N& n, const S& key) {
+  return to_list<float>(n, key, to_double);
+}
+template <> std::vector<double> convert<std::vector<double>>(const N& n, const S& key) {
+  return to_list<double>(n, key, to_double);
+}
+template <> std::vector<S> convert<std::vector<S>>(const N& n, const S& key) {
+  return to_list<S>(n, key, to_string);
+}
+template <> N convert<N>(const N& n, const S&) { return n; }
+}  // namespace config_detail
+
+// ---- Config ------------------------------------------------------------------
+
+Config::Config() : root_(YAML::NodeType::Map), origin_("<empty>") {}
+Config::Config(const Config& other) : root_(deep_copy(other.root_)), origin_(other.origin_) {}
+Config& Config::operator=(const Config& other) {
+  if (this != &other) {
+    root_.reset(deep_copy(other.root_));  // reset: plain `=` would write into shared nodes
+    origin_ = other.origin_;
+  }
+  return *this;
+}
+
+// Node handles share their tree, so a "move" hands over the handle and gives
+// `other` a fresh empty map: later edits of `other` cannot reach our tree.
+Config::Config(Config&& other) : root_(other.root_), origin_(std::move(other.origin_)) {
+  other.root_.reset(YAML::Node(YAML::NodeType::Map));
+}
+Config& Config::operator=(Config&& other) {
+  if (this != &other) {
+    root_.reset(other.root_);
+    origin_ = std::move(other.origin_);
+    other.root_.reset(YAML::Node(YAML::NodeType::Map));
+  }
+  return *this;
+}
+
+Config Config::load_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw UsageError("cannot read config file '" + path + "': " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw UsageError("cannot read config file '" + path + "': it is a folder");
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) throw UsageError("cannot read config file '" + path + "': " + std::strerror(errno));
+  return from_string(text.str(), path);
+}
+
+Config Config::from_string(const std::string& yaml, const std::string& origin) {
+  YAML::Node n;
+  try {
+    n = YAML::Load(yaml);
+  } catch (const YAML::Exception& e) {
+    std::string where;
+    if (!e.mark.is_null())
+      where = " at line " + std::to_string(e.mark.line + 1) + ", column " + std::to_string(e.mark.column + 1);
+    throw UsageError(origin + ": YAML syntax error" + where + ": " + e.msg);
+  }
+  if (!n.IsMap())
+    throw UsageError(origin + ": a config must be a map of sections (Global, Architecture, ...), got " +
+                     (n.IsNull() ? std::string("an empty document") : schema::describe_value(n)));
+  Config c;
+  c.root_.reset(deep_copy(n));
+  c.origin_ = origin;
+  return c;
+}
+
+void Config::apply_override(const std::string& assignment) {
+  const std::string what = "override '" + assignment + "'";
+  const size_t eq = assignment.find('=');  // the first '=': values may contain more
+  if (eq == std::string::npos) throw UsageError(what + ": expected KEY=VALUE, e.g. Global.epoch_num=10");
+  const std::string key = trim(assignment.substr(0, eq));
+  const std::string text = assignment.substr(eq + 1);
+  const std::vector<std::string> parts = split(key, '.');
+  for (const auto& p : parts)
+    if (p.empty()) throw UsageError(what + ": '" + key + "' has an empty key part");
+  if (parts.size() == 1)
+    throw UsageError(what + ": '" + key + "' has no section; write '" + section_for(root_, key) + "." +
+                     assignment + "' (keys start with a section: " + key_list(root_) + ")");
+
+  YAML::Node cur = child(root_, parts[0]);
+  if (!cur.IsDefined())
+    throw UsageError(what + ": unknown section '" + parts[0] + "'" + suggestion(root_, parts[0], "") +
+                     "; sections: " + key_list(root_));
+  YAML::Node value;
+  try {
+    value = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw UsageError(what + ": the value is not valid YAML (" + e.msg + "); quote it");
+  }
+
+  std::string path = parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) {
+    // A key present but empty (`PostProcess:`) becomes a map rather than an error.
+    if (cur.IsNull()) cur = YAML::Node(YAML::NodeType::Map);
+    if (!cur.IsMap())
+      throw UsageError(what + ": '" + path + "' is " + schema::describe_value(cur) +
+                       ", not a map, so it has no key '" + parts[i] + "'");
+    if (i + 1 == parts.size()) break;
+    YAML::Node next = child(cur, parts[i]);
+    if (!next.IsDefined())
+      throw UsageError(what + ": '" + path + "." + parts[i] + "' does not exist" +
+                       suggestion(cur, parts[i], path + ".") +
+                       "; an override creates only its last key");
+    path += "." + parts[i];
+    cur.reset(next);
+  }
+  cur[parts.back()] = deep_copy(value);
+}
+
+void Config::apply_overrides(const std::vector<std::string>& assignments) {
+  for (const auto& a : assignments) apply_override(a);
+  validate();
+}
+
+void Config::validate() const {
+  const std::vector<std::string> problems = schema::check_config(root_);
+  if (problems.empty()) return;
+  if (problems.size() == 1) throw UsageError(origin_ + ": " + problems[0]);
+  std::string msg = origin_ + ": " + std::to_string(problems.size()) + " config problems:";
+  for (const auto& p : problems) msg += "\n  - " + p;
+  throw UsageError(msg);
+}
+
+YAML::Node& Config::root() { return root_; }
+const YAML::Node& Config::root() const { return root_; }
+const std::string& Config::origin() const { return origin_; }
+
+bool Config::lookup(const std::string& dotted, YAML::Node* out) const {
+  YAML::Node cur = root_;
+  for (const auto& part : split(dotted, '.')) {
+    if (!cur.IsMap()) return false;
+    YAML::Node next = child(cur, part);
+    if (!next.IsDefined()) return false;
+    cur.reset(next);
+  }
+  if (cur.IsNull()) return false;
+  out->reset(cur);
+  return true;
+}
+
+bool Config::has(const std::string& dotted) const {
+  YAML::Node unused;
+  return lookup(dotted, &unused);
+}
+
+void Config::set_node(const std::string& dotted, const YAML::Node& value) {
+  const std::vector<std::string> parts = split(dotted, '.');
+  YAML::Node cur = root_;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = cur[parts[i]];  // bound to the slot: assigning fills the tree
+    if (!next.IsDefined() || next.IsNull()) next = YAML::Node(YAML::NodeType::Map);
+    if (!next.IsMap()) throw UsageError("cannot set config key '" + dotted + "': '" + parts[i] + "' is not a map");
+    cur.reset(next);
+  }
+  cur[parts.back()] = deep_copy(value);
+}
+
+std::string Config::to_yaml() const {
+  YAML::Emitter e;
+  emit(e, root_);
+  if (!e.good()) throw Error(origin_ + ": cannot write the config as YAML: " + e.GetLastError());
+  return std::string(e.c_str()) + "\n";
+}
+
+void Config::save(const std::string& path) const { write_file_atomic(path, to_yaml()); }
+
+uint64_t Config::hash() const {
+  uint64_t h = 14695981039346656037ull;  // FNV-1a 64 offset basis
+  for (const unsigned char c : to_yaml()) {
+    h ^= c;
+    h *= 1099511628211ull;  // FNV-1a 64 prime
+  }
+  return h;
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,60 @@
+// Small typed readers for the data sections of a config: every failure names
+// the full key path (e.g. "Train.loader.batch_size_per_card"), as the config
+// convention asks. Internal to train/data.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
+
+namespace ocrforge::data_yaml {
+
+template <typename T>
+T read(const YAML::Node& node, const std::string& path, const char* expected) {
+  try {
+    return node.as<T>();
+  } catch (const YAML::Exception&) {
+    throw UsageError("config key '" + path + "': expected " + expected);
+  }
+}
+
+inline double number(const YAML::Node& n, const std::string& path) { return read<double>(n, path, "a number"); }
+inline int integer(const YAML::Node& n, const std::string& path) { return read<int>(n, path, "an integer"); }
+inline bool boolean(const YAML::Node& n, const std::string& path) { return read<bool>(n, path, "true or false"); }
+inline std::string string(const YAML::Node& n, const std::string& path) {
+  if (!n.IsScalar()) throw UsageError("config key '" + path + "': expected a single value");
+  return n.Scalar();
+}
+
+// A list, or one scalar taken as a list of one (PaddleOCR accepts both for
+// label_file_list and ratio_list).
+inline std::vector<std::string> string_list(const YAML::Node& n, const std::string& path) {
+  if (n.IsScalar()) return {n.Scalar()};
+  if (!n.IsSequence()) throw UsageError("config key '" + path + "': expected a list");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n.size(); ++i) out.push_back(string(n[i], path + "[" + std::to_string(i) + "]"));
+  return out;
+}
+
+// Throws UsageError for the first key of map `n` not in `known`, with the
+// closest known key as a hint.
+inline void check_keys(const YAML::Node& n, const std::string& path, const std::vector<std::string>& known) {
+  if (!n || n.IsNull()) return;
+  if (!n.IsMap()) throw UsageError("config key '" + path + "': expected a map of parameters");
+  for (const auto& kv : n) {
+    const std::string key = kv.first.as<std::string>();
+    bool ok = false;
+    for (const auto& k : known) ok = ok || k == key;
+    if (ok) continue;
+    const std::string hint = closest_match(key, known);
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    throw UsageError("unknown config key '" + path + "." + key + "'" +
+                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known keys: " + list);
+  }
+}
+
+}  // namespace ocrforge::data_yaml

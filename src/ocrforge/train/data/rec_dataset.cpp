@@ -1,0 +1,77 @@
+// RecDataset: transforms one sample, replacing failures (rec_dataset.h).
+#include "ocrforge/train/data/rec_dataset.h"
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/data/data_rng.h"
+
+namespace ocrforge {
+
+RecDataset::RecDataset(std::vector<RecLabel> samples, RecTransformSpec transforms, bool random_replacement)
+    : samples_(std::move(samples)), transforms_(std::move(transforms)), random_replacement_(random_replacement) {
+  if (samples_.empty()) throw Error("the recognition data set holds no samples");
+  if (transforms_.max_text_length <= 0) throw Error("max_text_length must be positive");
+}
+
+RecDataset::RecDataset(const RecLabelListSpec& list, RecTransformSpec transforms, bool random_replacement)
+    : RecDataset(read_rec_label_list(list), std::move(transforms), random_replacement) {}
+
+RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSample* out, long* dropped) const {
+  const RecLabel& entry = samples_[index];
+  // The label first: a rejected label costs no image decode.
+  CtcLabel label = ctc_label_encode(entry.text, transforms_.charset, transforms_.max_text_length);
+  *dropped += label.dropped_chars;
+  if (label.status == LabelStatus::kTooLong) return Outcome::kTooLong;
+  if (label.status == LabelStatus::kEmpty) return Outcome::kEmpty;
+
+  cv::Mat img;
+  const DecodeStatus ds = decode_image(entry.path, &img);
+  if (ds == DecodeStatus::kMissing) return Outcome::kMissing;
+  if (ds == DecodeStatus::kUndecodable) return Outcome::kUndecodable;
+  if (transforms_.use_aug) {
+    DataRng rng(rng_seed);
+    img = rec_aug(img, transforms_.aug, rng);
+  }
+  const auto& shape = transforms_.image_shape;
+  out->image.assign(static_cast<size_t>(shape[0]) * shape[1] * shape[2], 0.0f);
+  out->valid_ratio = rec_resize_img(img, shape, out->image.data());
+  out->label = std::move(label.label);
+  out->length = label.length;
+  out->text = std::move(label.text);
+  out->path = entry.path;
+  out->index = index;
+  return Outcome::kOk;
+}
+
+RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats) const {
+  if (index >= samples_.size())
+    throw Error("RecDataset::load: index " + std::to_string(index) + " out of range (size " +
+                std::to_string(samples_.size()) + ")");
+  DataStats local;
+  size_t current = index;
+  std::string last_problem;
+  for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
+    const uint64_t seed = attempt == 0 ? rng_seed : data_seed({rng_seed, static_cast<uint64_t>(attempt)});
+    if (attempt > 0) {
+      // Replacement: deterministic from the request, never from shared state.
+      current = random_replacement_ ? DataRng(data_seed({seed, 0x7265706cULL /* "repl" */})).index(samples_.size())
+                                    : (current + 1) % samples_.size();
+    }
+    RecSample sample;
+    const Outcome o = try_load(current, seed, &sample, &local.dropped_chars);
+    switch (o) {
+      case Outcome::kOk:
+        if (stats) *stats += local;
+        return sample;
+      case Outcome::kMissing: ++local.missing_images; last_problem = "image missing"; break;
+      case Outcome::kUndecodable: ++local.undecodable; last_problem = "image not decodable"; break;
+      case Outcome::kTooLong: ++local.too_long; last_problem = "label longer than max_text_length"; break;
+      case Outcome::kEmpty: ++local.empty_label; last_problem = "label empty after dropping unknown characters"; break;
+    }
+    last_problem = "'" + samples_[current].path + "': " + last_problem;
+  }
+  if (stats) *stats += local;
+  throw Error(std::to_string(kMaxAttempts) + " samples in a row failed to load (last " + last_problem +
+              "); check data_dir, the label files and the character dictionary");
+}
+
+}  // namespace ocrforge

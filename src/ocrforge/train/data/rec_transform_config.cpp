@@ -1,0 +1,137 @@
+// Parses the transform list into RecTransformSpec. The pipeline's order is
+// fixed in code (typed steps, not a list of callables), so the config's list
+// is validated against that order instead of being executed as written.
+#include "ocrforge/train/data/rec_transform_config.h"
+
+#include <map>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
+#include "ocrforge/train/data/data_yaml.h"
+
+namespace ocrforge {
+
+namespace y = data_yaml;
+
+namespace {
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+void parse_decode(const YAML::Node& p, const std::string& path) {
+  y::check_keys(p, path, {"img_mode", "channel_first"});
+  if (!p || p.IsNull()) return;
+  if (p["img_mode"] && !p["img_mode"].IsNull() && y::string(p["img_mode"], path + ".img_mode") != "BGR")
+    throw UsageError("config key '" + path + ".img_mode': only BGR is supported (recognition models take BGR)");
+  if (p["channel_first"] && !p["channel_first"].IsNull() && y::boolean(p["channel_first"], path + ".channel_first"))
+    throw UsageError("config key '" + path + ".channel_first': must be false (RecResizeImg makes CHW itself)");
+}
+
+void parse_rec_aug(const YAML::Node& p, const std::string& path, RecAugParams* aug) {
+  const std::vector<std::pair<std::string, double*>> probs = {
+      {"tia_prob", &aug->tia_prob},       {"crop_prob", &aug->crop_prob}, {"reverse_prob", &aug->reverse_prob},
+      {"noise_prob", &aug->noise_prob},   {"jitter_prob", &aug->jitter_prob},
+      {"blur_prob", &aug->blur_prob},     {"hsv_aug_prob", &aug->hsv_aug_prob}};
+  std::vector<std::string> keys;
+  for (const auto& kv : probs) keys.push_back(kv.first);
+  y::check_keys(p, path, keys);
+  if (!p || p.IsNull()) return;
+  for (const auto& [key, dst] : probs) {
+    if (!p[key] || p[key].IsNull()) continue;
+    const double v = y::number(p[key], path + "." + key);
+    if (v < 0.0 || v > 1.0) throw UsageError("config key '" + path + "." + key + "': a probability in [0, 1]");
+    *dst = v;
+  }
+}
+
+void parse_resize(const YAML::Node& p, const std::string& path, std::array<int, 3>* shape) {
+  y::check_keys(p, path, {"image_shape", "padding", "infer_mode"});
+  if (!p || !p["image_shape"] || p["image_shape"].IsNull())
+    throw UsageError("config key '" + path + ".image_shape' is required, e.g. [3, 48, 320]");
+  const YAML::Node s = p["image_shape"];
+  if (!s.IsSequence() || s.size() != 3) throw UsageError("config key '" + path + ".image_shape': expected [C, H, W]");
+  for (size_t i = 0; i < 3; ++i) (*shape)[i] = y::integer(s[i], path + ".image_shape");
+  if ((*shape)[0] != 3 || (*shape)[1] <= 0 || (*shape)[2] <= 0)
+    throw UsageError("config key '" + path + ".image_shape': expected [3, H, W] with H, W > 0");
+  if (p["padding"] && !p["padding"].IsNull() && !y::boolean(p["padding"], path + ".padding"))
+    throw UsageError("config key '" + path + ".padding': only true (keep the aspect ratio, pad right) is supported");
+  if (p["infer_mode"] && !p["infer_mode"].IsNull() && y::boolean(p["infer_mode"], path + ".infer_mode"))
+    throw UsageError("config key '" + path + ".infer_mode': must be false for training and evaluation");
+}
+
+void parse_keep_keys(const YAML::Node& p, const std::string& path) {
+  y::check_keys(p, path, {"keep_keys"});
+  if (!p || !p["keep_keys"] || p["keep_keys"].IsNull()) return;
+  const std::vector<std::string> allowed = {"image", "label", "length", "valid_ratio"};
+  for (const auto& k : y::string_list(p["keep_keys"], path + ".keep_keys")) {
+    bool ok = false;
+    for (const auto& a : allowed) ok = ok || a == k;
+    if (!ok)
+      throw UsageError("config key '" + path + ".keep_keys': '" + k + "' is not produced by this pipeline; known: " +
+                       joined(allowed));
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_rec_transforms() {
+  static const std::vector<std::string> names = {"DecodeImage", "RecAug", "CTCLabelEncode", "RecResizeImg",
+                                                 "KeepKeys"};
+  return names;
+}
+
+RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where,
+                                              const Charset& charset, int max_text_length, bool training) {
+  if (!transforms || !transforms.IsSequence())
+    throw UsageError("config key '" + where + "': expected a list of transforms such as '- DecodeImage: ...'");
+  if (max_text_length <= 0) throw UsageError("Global.max_text_length must be positive");
+  if (charset.num_classes() <= 1) throw UsageError("the character dictionary holds no characters");
+  RecTransformSpec spec;
+  spec.charset = charset;
+  spec.max_text_length = max_text_length;
+  std::map<std::string, size_t> position;  // name -> index in the list
+  const auto& known = known_rec_transforms();
+  for (size_t i = 0; i < transforms.size(); ++i) {
+    const YAML::Node item = transforms[i];
+    const std::string at = where + "[" + std::to_string(i) + "]";
+    if (!item.IsMap() || item.size() != 1)
+      throw UsageError("config key '" + at + "': expected one '{Name: {params}}' map");
+    const std::string name = item.begin()->first.as<std::string>();
+    const YAML::Node params = item.begin()->second;
+    const std::string path = where + "." + name;
+    bool is_known = false;
+    for (const auto& k : known) is_known = is_known || k == name;
+    if (!is_known) {
+      const std::string hint = closest_match(name, known);
+      throw UsageError("unknown transform '" + name + "' at '" + at + "'" +
+                       (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known: " + joined(known));
+    }
+    if (!position.emplace(name, i).second) throw UsageError("transform '" + name + "' is listed twice in '" + where + "'");
+    if (name == "DecodeImage") parse_decode(params, path);
+    else if (name == "RecAug") parse_rec_aug(params, path, &spec.aug);
+    else if (name == "CTCLabelEncode" && params && !params.IsNull())
+      throw UsageError("config key '" + path + "' takes no parameters: it uses Global.character_dict_path, "
+                       "Global.use_space_char and Global.max_text_length");
+    else if (name == "RecResizeImg") parse_resize(params, path, &spec.image_shape);
+    else parse_keep_keys(params, path);
+  }
+  for (const char* required : {"DecodeImage", "CTCLabelEncode", "RecResizeImg"})
+    if (!position.count(required)) throw UsageError("'" + where + "' needs a " + required + " transform");
+  // The image steps must run decode -> augment -> resize; KeepKeys ends the list.
+  const auto before = [&](const std::string& a, const std::string& b) {
+    if (position.count(a) && position.count(b) && position[a] > position[b])
+      throw UsageError("in '" + where + "', " + a + " must come before " + b);
+  };
+  before("DecodeImage", "RecAug");
+  before("DecodeImage", "RecResizeImg");
+  before("RecAug", "RecResizeImg");
+  if (position.count("KeepKeys") && position["KeepKeys"] + 1 != transforms.size())
+    throw UsageError("in '" + where + "', KeepKeys must be the last transform");
+  spec.use_aug = training && position.count("RecAug") > 0;
+  return spec;
+}
+
+}  // namespace ocrforge

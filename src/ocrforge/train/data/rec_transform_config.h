@@ -1,0 +1,32 @@
+// RecTransformSpec from a PaddleOCR config's transform list
+// (Train.dataset.transforms / Eval.dataset.transforms), e.g.
+//   - DecodeImage: {img_mode: BGR, channel_first: false}
+//   - RecAug:
+//   - CTCLabelEncode:
+//   - RecResizeImg: {image_shape: [3, 48, 320]}
+//   - KeepKeys: {keep_keys: [image, label, length]}
+#pragma once
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "ocrforge/core/charset.h"
+#include "ocrforge/train/data/rec_transforms.h"
+
+namespace ocrforge {
+
+// The transform names this pipeline implements, in pipeline order.
+const std::vector<std::string>& known_rec_transforms();
+
+// `where` is the list's config path ("Train.dataset.transforms") for errors.
+// `charset` and `max_text_length` come from Global (PaddleOCR hands Global's
+// character_dict_path / use_space_char / max_text_length to every transform).
+// RecAug is used only when listed and `training` is true.
+// Throws UsageError on: unknown transform names (listing the known ones),
+// unknown or invalid parameters, a missing DecodeImage / CTCLabelEncode /
+// RecResizeImg, duplicates, or an order this pipeline cannot honour.
+RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where,
+                                              const Charset& charset, int max_text_length, bool training);
+
+}  // namespace ocrforge

@@ -1,0 +1,51 @@
+// Checkpoints: one file per save holding model weights, optimizer state,
+// training progress and the resolved config, written atomically (temp file +
+// rename) so a crash or SIGKILL mid-save never leaves a broken `latest`.
+//
+// File layout (<prefix>.ckpt): "OCRFCKPT1\n", then three blocks, each an
+// 8-byte little-endian length followed by the bytes: the JSON header
+// (progress, config), the model (torch pickle of a name -> tensor dict), the
+// optimizer (torch archive).
+#pragma once
+#include <torch/torch.h>
+
+#include <map>
+#include <string>
+
+namespace ocrforge {
+
+struct TrainProgress {
+  int epoch = 0;            // last finished epoch (1-based; 0 = none)
+  long global_step = 0;     // optimizer steps done
+  double best_metric = -1;  // best main metric so far (-1 = none)
+  int best_epoch = 0;
+  std::string main_indicator = "acc";
+};
+
+struct CheckpointData {
+  TrainProgress progress;
+  std::string config_yaml;  // the resolved config the run used
+  std::string architecture; // a fingerprint of the model structure, for clear mismatch errors
+};
+
+// "out/latest" or "out/latest.ckpt" -> "out/latest.ckpt".
+std::string checkpoint_path(const std::string& prefix);
+
+void save_checkpoint(const std::string& prefix, torch::nn::Module& model, torch::optim::Optimizer* optimizer,
+                     const CheckpointData& data);
+
+// Loads weights (and the optimizer state when `optimizer` is given). Every
+// missing key, unexpected key and shape mismatch is collected into one Error
+// naming the file ("checkpoint from a different architecture?").
+CheckpointData load_checkpoint(const std::string& prefix, torch::nn::Module& model, torch::optim::Optimizer* optimizer);
+
+struct PretrainedReport {
+  std::vector<std::string> loaded, missing, unexpected, shape_mismatch;
+};
+// Global.pretrained_model: weights only; loads what fits, reports the rest.
+PretrainedReport load_pretrained(const std::string& prefix, torch::nn::Module& model);
+
+// Name -> tensor of parameters and buffers (checkpoint keys).
+std::map<std::string, torch::Tensor> model_state(torch::nn::Module& model);
+
+}  // namespace ocrforge

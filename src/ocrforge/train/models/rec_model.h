@@ -1,0 +1,68 @@
+// Recognition network = backbone + SequenceEncoder neck + CTC head, built
+// from a RecArchSpec. Child names "backbone", "neck", "head" make the
+// parameter names (checkpoint keys, later ONNX initializer names) read like
+// PaddleOCR's: backbone.conv1._conv.weight, neck.encoder.svtr_block.0.mixer.qkv.weight,
+// head.fc.weight. Differences from a Paddle state dict: BatchNorm statistics
+// are running_mean / running_var (Paddle: _mean / _variance) plus LibTorch's
+// num_batches_tracked buffer; Linear weights are [out, in] (Paddle [in, out]);
+// LSTM weights are LibTorch's weight_ih_l0[_reverse] layout.
+#pragma once
+#include <torch/torch.h>
+
+#include <optional>
+#include <string>
+
+#include "ocrforge/train/models/ctc_head.h"
+#include "ocrforge/train/models/rec_arch_spec.h"
+#include "ocrforge/train/models/rec_backbone.h"
+#include "ocrforge/train/models/sequence_encoder.h"
+
+namespace ocrforge {
+
+// Every intermediate a distillation loss may compare (PaddleOCR's
+// return_all_feats): backbone_out N,C,H',W'; neck_out N,T,C'; logits N,T,classes.
+struct RecForward {
+  torch::Tensor backbone_out;
+  torch::Tensor neck_out;
+  torch::Tensor logits;
+};
+
+class RecModelImpl : public torch::nn::Module {
+ public:
+  // Validates the spec (UsageError naming the Architecture key on bad values).
+  explicit RecModelImpl(const RecArchSpec& spec);
+  // x: N x in_channels x H x W float, normalised to [-1, 1] -> logits N x T x classes
+  // (T = W / 8 for the PP-OCRv3 settings, W / 4 for the CRNN ones).
+  torch::Tensor forward(torch::Tensor x);
+  RecForward forward_all(torch::Tensor x);
+  // softmax(forward(x)) over classes, N x T x classes: the inference output.
+  torch::Tensor predict(torch::Tensor x);
+
+  const RecArchSpec& spec() const { return spec_; }
+  std::shared_ptr<RecBackboneImpl> backbone() const { return backbone_; }
+  SequenceEncoder neck() const { return neck_; }
+  CTCHead head() const { return head_; }
+
+  // L2 factor PaddleOCR pins on this parameter through its ParamAttr, which
+  // overrides Optimizer.regularizer.factor: head.* -> Head.fc_decay,
+  // neck.encoder.fc.* (encoder_type fc) -> 1e-5, MobileNetV1Enhance BatchNorm
+  // scale/shift -> 0. nullopt: the optimizer's factor applies.
+  std::optional<float> pinned_l2_decay(const std::string& param_name) const;
+
+ private:
+  RecArchSpec spec_;
+  std::shared_ptr<RecBackboneImpl> backbone_;
+  SequenceEncoder neck_{nullptr};
+  CTCHead head_{nullptr};
+};
+TORCH_MODULE(RecModel);
+
+// Number of scalar parameters (trainable or not; buffers such as BN running
+// statistics excluded), e.g. for the model summary and docs/models.md.
+int64_t count_parameters(const torch::nn::Module& module);
+
+// AdamW's no-decay rule (PaddleOCR one_dim_param_no_weight_decay): biases and
+// norm scales/shifts, i.e. tensors with at most one dimension, get no weight decay.
+bool is_no_decay_param(const torch::Tensor& param);
+
+}  // namespace ocrforge

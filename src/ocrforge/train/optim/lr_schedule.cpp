@@ -1,0 +1,78 @@
+#include "ocrforge/train/optim/lr_schedule.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ocrforge/core/error.h"
+
+namespace ocrforge {
+
+LrSpec lr_spec_from_yaml(const YAML::Node& lr, int epoch_num) {
+  LrSpec s;
+  s.epochs = epoch_num;
+  if (!lr || lr.IsNull()) return s;
+  if (lr.IsScalar()) {  // "lr: 0.001" is accepted as a constant rate
+    s.learning_rate = lr.as<double>();
+    return s;
+  }
+  s.name = lr["name"] ? lr["name"].as<std::string>() : "Const";
+  const std::vector<std::string> known = {"Cosine", "Piecewise", "Linear", "Const"};
+  if (std::find(known.begin(), known.end(), s.name) == known.end())
+    throw UsageError("Optimizer.lr.name: unknown schedule '" + s.name + "' (known: Cosine, Piecewise, Linear, Const)");
+  if (lr["learning_rate"]) s.learning_rate = lr["learning_rate"].as<double>();
+  if (lr["warmup_epoch"]) s.warmup_epoch = lr["warmup_epoch"].as<double>();
+  if (lr["decay_epochs"]) s.decay_epochs = lr["decay_epochs"].as<std::vector<double>>();
+  if (lr["values"]) s.values = lr["values"].as<std::vector<double>>();
+  if (lr["end_lr"]) s.end_lr = lr["end_lr"].as<double>();
+  if (lr["power"]) s.power = lr["power"].as<double>();
+  if (lr["epochs"]) s.epochs = lr["epochs"].as<int>();
+  if (s.name == "Piecewise") {
+    if (s.values.size() != s.decay_epochs.size() + 1)
+      throw UsageError("Optimizer.lr: Piecewise needs one more value than decay_epochs (got " +
+                       std::to_string(s.values.size()) + " values, " + std::to_string(s.decay_epochs.size()) +
+                       " decay_epochs)");
+    s.learning_rate = s.values[0];
+  }
+  return s;
+}
+
+LrSchedule::LrSchedule(LrSpec spec, long steps_per_epoch)
+    : spec_(std::move(spec)),
+      steps_per_epoch_(std::max(1L, steps_per_epoch)),
+      // PaddleOCR: warmup_steps = round(warmup_epoch * step_each_epoch).
+      warmup_steps_(std::lround(spec_.warmup_epoch * static_cast<double>(steps_per_epoch_))) {}
+
+double LrSchedule::after_warmup(long step) const {
+  const double total = static_cast<double>(spec_.epochs) * static_cast<double>(steps_per_epoch_);
+  const double t = static_cast<double>(step);
+  if (spec_.name == "Cosine") {
+    // CosineAnnealingDecay with T_max = epochs * steps (eta_min 0).
+    return spec_.learning_rate * 0.5 * (1.0 + std::cos(M_PI * t / total));
+  }
+  if (spec_.name == "Linear") {
+    // PolynomialDecay(decay_steps = epochs * steps, end_lr, power), no cycle.
+    const double frac = 1.0 - std::min(t, total) / total;
+    return (spec_.learning_rate - spec_.end_lr) * std::pow(frac, spec_.power) + spec_.end_lr;
+  }
+  if (spec_.name == "Piecewise") {
+    size_t i = 0;
+    while (i < spec_.decay_epochs.size() &&
+           t >= std::lround(spec_.decay_epochs[i] * static_cast<double>(steps_per_epoch_)))
+      ++i;
+    return spec_.values[i];
+  }
+  return spec_.learning_rate;
+}
+
+double LrSchedule::at(long step) const {
+  if (step < warmup_steps_) {
+    // Paddle's LinearWarmup(start_lr=0, end_lr=learning_rate).
+    return spec_.learning_rate * static_cast<double>(step) / static_cast<double>(warmup_steps_);
+  }
+  // After warm-up the inner schedule runs from its own step 0.
+  return after_warmup(step - warmup_steps_);
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,118 @@
+// Tests for write_file_atomic (ocrforge/core/atomic_file.h).
+#include "ocrforge/core/atomic_file.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ocrforge/core/error.h"
+#include "test_support.h"
+
+using ocrforge::Error;
+using ocrforge::write_file_atomic;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Success when `text` contains `part`; prints both otherwise.
+inline testing::AssertionResult contains(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
+  return testing::AssertionFailure() << "'" << text << "'\n  does not contain\n'" << part << "'";
+}
+
+std::vector<std::string> names_in(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  return names;
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    write_file_atomic(path, "x");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(AtomicFile, WritesNewFileReadableByOthers) {
+  const std::string dir = ocrforge::test::fresh_dir("atomic_new");
+  write_file_atomic(dir + "/a.txt", "hello\n");
+  EXPECT_EQ(ocrforge::test::read_text(dir + "/a.txt"), "hello\n");
+  struct stat st {};
+  ASSERT_EQ(::stat((dir + "/a.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0644u);  // not mkstemp's 0600
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"a.txt"});
+}
+
+TEST(AtomicFile, ReplacesExistingFileKeepingItsMode) {
+  const std::string dir = ocrforge::test::fresh_dir("atomic_replace");
+  const std::string path = dir + "/config.yml";
+  ocrforge::test::write_text(path, "a much longer old content that must disappear entirely\n");
+  ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
+  struct stat before {};
+  ASSERT_EQ(::stat(path.c_str(), &before), 0);
+  write_file_atomic(path, "new\n");
+  EXPECT_EQ(ocrforge::test::read_text(path), "new\n");
+  struct stat after {};
+  ASSERT_EQ(::stat(path.c_str(), &after), 0);
+  EXPECT_EQ(after.st_mode & 0777, 0640u);
+  EXPECT_NE(after.st_ino, before.st_ino);  // a new file renamed over the old one
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"config.yml"});
+}
+
+TEST(AtomicFile, BinaryAndEmptyContents) {
+  const std::string dir = ocrforge::test::fresh_dir("atomic_bytes");
+  const std::string bytes("a\0b\xff\n", 5);
+  write_file_atomic(dir + "/b.bin", bytes);
+  EXPECT_EQ(ocrforge::test::read_text(dir + "/b.bin"), bytes);
+  write_file_atomic(dir + "/b.bin", "");
+  EXPECT_EQ(fs::file_size(dir + "/b.bin"), 0u);
+  const std::string big(3 << 20, 'z');  // several write() calls' worth
+  write_file_atomic(dir + "/big", big);
+  EXPECT_EQ(fs::file_size(dir + "/big"), big.size());
+}
+
+TEST(AtomicFile, MissingFolderFailsNamingThePath) {
+  const std::string dir = ocrforge::test::fresh_dir("atomic_missing");
+  const std::string msg = error_of(dir + "/no/such/dir/f.txt");
+  EXPECT_TRUE(contains(msg, "cannot write '" + dir + "/no/such/dir/f.txt'"));
+  EXPECT_TRUE(contains(msg, "No such file or directory"));
+  EXPECT_TRUE(names_in(dir).empty());
+}
+
+TEST(AtomicFile, FolderTargetFailsAndLeavesNoTempFile) {
+  const std::string dir = ocrforge::test::fresh_dir("atomic_folder");
+  fs::create_directory(dir + "/sub");
+  EXPECT_TRUE(contains(error_of(dir + "/sub"), "it is a folder"));
+  EXPECT_TRUE(contains(error_of(dir + "/sub/"), "not a file name"));
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"sub"});
+  EXPECT_TRUE(names_in(dir + "/sub").empty());
+}
+
+TEST(AtomicFile, UnwritableFolderFailsAndLeavesTargetUntouched) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root ignores folder permissions";
+  const std::string dir = ocrforge::test::fresh_dir("atomic_readonly");
+  ocrforge::test::write_text(dir + "/keep.txt", "keep\n");
+  ASSERT_EQ(::chmod(dir.c_str(), 0555), 0);
+  EXPECT_TRUE(contains(error_of(dir + "/keep.txt"), "cannot write '" + dir + "/keep.txt'"));
+  ::chmod(dir.c_str(), 0755);
+  EXPECT_EQ(ocrforge::test::read_text(dir + "/keep.txt"), "keep\n");
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"keep.txt"});
+}
+
+TEST(AtomicFile, BareFileNameWritesInTheCurrentFolder) {
+  const std::string dir = ocrforge::test::fresh_dir("atomic_cwd");
+  const fs::path old = fs::current_path();
+  fs::current_path(dir);
+  write_file_atomic("here.txt", "ok");
+  fs::current_path(old);
+  EXPECT_EQ(ocrforge::test::read_text(dir + "/here.txt"), "ok");
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"here.txt"});
+}

@@ -1,0 +1,129 @@
+// The recognition trainer end to end on a tiny task (label: slow).
+#include "ocrforge/train/loop/rec_trainer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <limits>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/loop/stop_signal.h"
+#include "ocrforge/train/models/rec_model.h"
+#include "trainer_fixture.h"
+
+namespace fs = std::filesystem;
+using namespace ocrforge;
+
+static Config config_for(const test::TinyTask& t, int epochs, int batch, std::vector<std::string> overrides = {}) {
+  Config c = Config::from_string(test::tiny_config(t, epochs, batch));
+  c.apply_overrides(overrides);
+  return c;
+}
+
+TEST(RecTrainer, OverfitsTinyTaskToFullAccuracy) {
+  auto t = test::make_tiny_task("overfit", 64);
+  RecTrainer trainer(config_for(t, 80, 16));  // 320 steps; train acc reaches 1.0 near step 210
+  ASSERT_EQ(trainer.train(), TrainOutcome::Completed);
+  RecEvalResult r = trainer.evaluate();
+  EXPECT_EQ(r.samples, 64);
+  EXPECT_DOUBLE_EQ(r.acc, 1.0) << "norm_edit_dis " << r.norm_edit_dis;
+  EXPECT_TRUE(fs::exists(t.save_dir + "/latest.ckpt"));
+  EXPECT_TRUE(fs::exists(t.save_dir + "/config.yml"));
+  EXPECT_NE(test::read_text(t.save_dir + "/train.log").find("global_step: 320"), std::string::npos);
+}
+
+TEST(RecTrainer, ResumeEqualsUninterruptedRun) {
+  auto t = test::make_tiny_task("resume", 32);
+  const std::string straight = t.dir + "/straight", split = t.dir + "/split";
+  {
+    RecTrainer a(config_for(t, 2, 8, {"Global.save_model_dir=" + straight}));
+    ASSERT_EQ(a.train(), TrainOutcome::Completed);
+  }
+  {
+    // Interrupted mid-epoch 2 (step 6 of 8), as SIGTERM would, then resumed.
+    RecTrainer b(config_for(t, 2, 8, {"Global.save_model_dir=" + split}));
+    b.set_step_callback([](long step, torch::nn::Module&) {
+      if (step == 6) request_stop(SIGTERM);
+    });
+    ASSERT_EQ(b.train(), TrainOutcome::Stopped);
+    clear_stop_request();
+    RecTrainer c(config_for(t, 2, 8, {"Global.save_model_dir=" + split, "Global.checkpoints=" + split + "/latest"}));
+    ASSERT_EQ(c.train(), TrainOutcome::Completed);
+  }
+  const Config cfg = config_for(t, 2, 8);
+  RecModel m1(rec_arch_from_yaml(cfg.root()["Architecture"], 11)), m2(rec_arch_from_yaml(cfg.root()["Architecture"], 11));
+  CheckpointData d1 = load_checkpoint(straight + "/latest", *m1, nullptr);
+  CheckpointData d2 = load_checkpoint(split + "/latest", *m2, nullptr);
+  EXPECT_EQ(d1.progress.global_step, d2.progress.global_step);
+  EXPECT_EQ(d1.progress.epoch, 2);
+  auto w1 = model_state(*m1), w2 = model_state(*m2);
+  ASSERT_EQ(w1.size(), w2.size());
+  for (auto& [name, tensor] : w1) {
+    const double diff = (tensor - w2.at(name)).abs().max().item<double>();
+    EXPECT_LE(diff, 1e-5) << name;
+  }
+}
+
+TEST(RecTrainer, NanLossStopsAndKeepsLastGoodCheckpoint) {
+  auto t = test::make_tiny_task("nan", 16);
+  RecTrainer trainer(config_for(t, 3, 8));
+  trainer.set_step_callback([](long step, torch::nn::Module& model) {
+    if (step == 3) {  // epoch 2: poison the weights
+      torch::NoGradGuard g;
+      for (auto& p : model.parameters()) p.fill_(std::numeric_limits<float>::quiet_NaN());
+    }
+  });
+  ASSERT_EQ(trainer.train(), TrainOutcome::NanLoss);
+  RecModel m(rec_arch_from_yaml(config_for(t, 3, 8).root()["Architecture"], 11));
+  CheckpointData d = load_checkpoint(t.save_dir + "/latest", *m, nullptr);
+  EXPECT_EQ(d.progress.epoch, 1);  // the state after epoch 1, untouched
+  for (auto& [name, tensor] : model_state(*m)) EXPECT_FALSE(tensor.isnan().any().item<bool>()) << name;
+  EXPECT_NE(test::read_text(t.save_dir + "/train.log").find("training stopped"), std::string::npos);
+}
+
+TEST(RecTrainer, CheckpointOfOtherArchitectureIsRejectedWithKeys) {
+  auto t = test::make_tiny_task("mismatch", 8);
+  {
+    RecTrainer a(config_for(t, 1, 8));
+    ASSERT_EQ(a.train(), TrainOutcome::Completed);
+  }
+  try {
+    RecTrainer b(config_for(t, 1, 8, {"Architecture.Neck.hidden_size=16", "Global.checkpoints=" + t.save_dir + "/latest"}));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("does not fit this model"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("shape mismatches: head.fc.weight, neck.encoder.lstm"), std::string::npos) << msg;
+  }
+}
+
+TEST(RecTrainer, EvaluationWritesMetricsAndCurve) {
+  auto t = test::make_tiny_task("evalrecord", 16);
+  RecTrainer trainer(config_for(t, 2, 8, {"Global.eval_batch_step=[0, 2]"}));
+  ASSERT_EQ(trainer.train(), TrainOutcome::Completed);
+  const std::string metrics = test::read_text(t.save_dir + "/metrics.jsonl");
+  EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 2);  // steps 2 and 4
+  EXPECT_TRUE(fs::exists(t.save_dir + "/training_curve.png"));
+  EXPECT_TRUE(fs::exists(t.save_dir + "/best_accuracy.ckpt"));
+  const std::string log = test::read_text(t.save_dir + "/train.log");
+  EXPECT_NE(log.find("cur metric, acc:"), std::string::npos);
+  EXPECT_NE(log.find("best metric, acc:"), std::string::npos);
+}
+
+TEST(RecTrainer, PretrainedLoadsWeightsOnlyAndReportsSkips) {
+  auto t = test::make_tiny_task("pretrained", 8);
+  {
+    RecTrainer a(config_for(t, 1, 8));
+    ASSERT_EQ(a.train(), TrainOutcome::Completed);
+  }
+  const std::string other = t.dir + "/other";
+  RecTrainer b(config_for(t, 1, 8, {"Global.save_model_dir=" + other, "Architecture.Neck.hidden_size=16",
+                                    "Global.pretrained_model=" + t.save_dir + "/latest"}));
+  ASSERT_EQ(b.train(), TrainOutcome::Completed);
+  const std::string log = test::read_text(other + "/train.log");
+  EXPECT_NE(log.find("load pretrained model"), std::string::npos);
+  EXPECT_NE(log.find("(shape mismatch)"), std::string::npos);
+}
