@@ -22,6 +22,9 @@
 #include "ocrforge/infer/text_detector.h"
 #include "ocrforge/infer/text_recognizer.h"
 #include "progress.h"
+#ifdef OCRFORGE_WITH_TRAIN
+#include "ocrforge/train/loop/checkpoint_recognizer.h"
+#endif
 
 namespace fs = std::filesystem;
 
@@ -87,7 +90,25 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const std::vector
   return failed == 0 ? 0 : 1;
 }
 
+#ifdef OCRFORGE_WITH_TRAIN
+// --rec_model_dir naming a training checkpoint (or its save_model_dir) runs
+// the LibTorch model, with the dictionary stored in the checkpoint's config.
+static int infer_rec_checkpoint(const OcrParams& p, const std::vector<std::string>& images) {
+  CheckpointRecognizer rec(p.rec.model_dir, effective_threads(p.runtime.cpu_threads), p.rec.batch_num);
+  std::fprintf(stderr, "recognising with checkpoint %s (LibTorch)\n", rec.path().c_str());
+  size_t failed = for_each_image(images, p.det.resize.max_side_limit, [&](const std::string& path, LoadedImage& img) {
+    RecText r = rec.recognize({img.bgr})[0];
+    std::printf("Predicts of %s:('%s', %s)\n", path.c_str(), r.text.c_str(), py_float(r.score).c_str());
+    std::fflush(stdout);
+  });
+  return failed == 0 ? 0 : 1;
+}
+#endif
+
 static int infer_rec(const FlagSet& flags, const OcrParams& p, const std::vector<std::string>& images) {
+#ifdef OCRFORGE_WITH_TRAIN
+  if (is_checkpoint_path(p.rec.model_dir)) return infer_rec_checkpoint(p, images);
+#endif
   TextRecognizer rec(p.rec, p.runtime);
   Stopwatch total;
   size_t failed = for_each_image(images, p.det.resize.max_side_limit, [&](const std::string& path, LoadedImage& img) {

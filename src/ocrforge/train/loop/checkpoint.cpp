@@ -169,6 +169,10 @@ CheckpointData load_checkpoint(const std::string& prefix, torch::nn::Module& mod
   return d;
 }
 
+std::string read_checkpoint_config(const std::string& prefix) {
+  return read_raw(checkpoint_path(prefix)).header.value("config", std::string());
+}
+
 PretrainedReport load_pretrained(const std::string& prefix, torch::nn::Module& model) {
   RawCheckpoint raw = read_raw(checkpoint_path(prefix));
   return copy_weights(weights_of(raw), model);

@@ -39,6 +39,9 @@ void save_checkpoint(const std::string& prefix, torch::nn::Module& model, torch:
 // naming the file ("checkpoint from a different architecture?").
 CheckpointData load_checkpoint(const std::string& prefix, torch::nn::Module& model, torch::optim::Optimizer* optimizer);
 
+// The resolved config stored in a checkpoint (without loading weights).
+std::string read_checkpoint_config(const std::string& prefix);
+
 struct PretrainedReport {
   std::vector<std::string> loaded, missing, unexpected, shape_mismatch;
 };

@@ -67,6 +67,14 @@ RecTrainer::RecTrainer(Config config, TrainerMode mode, std::unique_ptr<Communic
   s_->charset = load_dict(opt_);
   s_->arch = rec_arch_from_yaml(root["Architecture"], s_->charset.num_classes());
   s_->arch_text = YAML::Dump(root["Architecture"]);
+  // use_guide detaches the backbone from the CTC branch: PaddleOCR trains the
+  // backbone through the SAR/NRTR branch of MultiHead, which we do not train
+  // yet, so the backbone would silently never learn.
+  if (s_->arch.neck.use_guide && mode == TrainerMode::Train)
+    throw UsageError("Architecture Neck use_guide=True: with a CTC-only head the backbone would get no gradient "
+                     "(PaddleOCR trains it through the SAR branch of MultiHead, not supported yet); set use_guide: False");
+  for (const auto& h : s_->arch.dropped_heads)
+    s_->dropped_heads_warning += (s_->dropped_heads_warning.empty() ? "" : ", ") + h;
   s_->model = RecModel(s_->arch);
   s_->model->to(s_->device);
   s_->use_focal_loss = config_.get<bool>("Loss.use_focal_loss", false);
@@ -109,6 +117,8 @@ RecTrainer::RecTrainer(Config config, TrainerMode mode, std::unique_ptr<Communic
   }
   comm_->broadcast_parameters(*s_->model);
   if (mode == TrainerMode::Train) s_->log->info("config:\n" + config_.to_yaml());
+  if (!s_->dropped_heads_warning.empty())
+    s_->log->warning("MultiHead: only the CTC branch is trained; not built: " + s_->dropped_heads_warning);
 }
 
 RecTrainer::~RecTrainer() = default;

@@ -32,6 +32,7 @@ struct RecTrainer::State {
   TrainProgress progress;
   long resume_batch = 0;  // batches of `progress.epoch + 1` already trained (mid-epoch resume)
   bool use_focal_loss = false;
+  std::string dropped_heads_warning;  // MultiHead branches not built (SAR, NRTR)
 };
 
 }  // namespace ocrforge

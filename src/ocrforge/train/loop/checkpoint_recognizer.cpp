@@ -1,0 +1,97 @@
+#include "ocrforge/train/loop/checkpoint_recognizer.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "ocrforge/core/charset.h"
+#include "ocrforge/core/config.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
+#include "ocrforge/infer/aspect_order.h"
+#include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/models/rec_model.h"
+#include "ocrforge/vision/rec_resize.h"
+
+namespace fs = std::filesystem;
+
+namespace ocrforge {
+
+static std::string resolve(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    for (const char* name : {"best_accuracy.ckpt", "latest.ckpt"})
+      if (fs::exists(fs::path(path) / name, ec)) return (fs::path(path) / name).string();
+    throw Error("folder '" + path + "' holds no best_accuracy.ckpt or latest.ckpt");
+  }
+  return checkpoint_path(path);
+}
+
+bool is_checkpoint_path(const std::string& path) {
+  std::error_code ec;
+  if (ends_with(path, ".ckpt")) return true;
+  return fs::is_directory(path, ec) &&
+         (fs::exists(fs::path(path) / "best_accuracy.ckpt", ec) || fs::exists(fs::path(path) / "latest.ckpt", ec));
+}
+
+// Height of RecResizeImg in the Eval (else Train) transforms; 48 if absent.
+static int image_height(const YAML::Node& root) {
+  for (const char* section : {"Eval", "Train"}) {
+    const YAML::Node t = root[section]["dataset"]["transforms"];
+    if (!t || !t.IsSequence()) continue;
+    for (const auto& item : t)
+      if (item["RecResizeImg"] && item["RecResizeImg"]["image_shape"])
+        return item["RecResizeImg"]["image_shape"][1].as<int>();
+  }
+  return 48;
+}
+
+struct CheckpointRecognizer::Impl {
+  Charset charset = Charset::from_chars({}, false);
+  RecModel model{nullptr};
+  int height = 48, width = 320, batch_num = 6;
+};
+
+CheckpointRecognizer::CheckpointRecognizer(const std::string& checkpoint, int num_threads, int batch_num)
+    : impl_(std::make_unique<Impl>()), path_(resolve(checkpoint)) {
+  at::set_num_threads(std::max(1, num_threads));
+  // The stored config is read first so the model is built to fit the weights.
+  const std::string yaml = read_checkpoint_config(path_);
+  const Config cfg = Config::from_string(yaml, path_);
+  const std::string dict = cfg.get<std::string>("Global.character_dict_path", "");
+  impl_->charset = Charset::load(dict, cfg.get<bool>("Global.use_space_char", true));
+  impl_->model = RecModel(rec_arch_from_yaml(cfg.root()["Architecture"], impl_->charset.num_classes()));
+  load_checkpoint(path_, *impl_->model, nullptr);
+  impl_->model->eval();
+  impl_->height = image_height(cfg.root());
+  impl_->width = impl_->height * 320 / 48;
+  impl_->batch_num = std::max(1, batch_num);
+}
+
+CheckpointRecognizer::~CheckpointRecognizer() = default;
+
+std::vector<RecText> CheckpointRecognizer::recognize(const std::vector<cv::Mat>& crops) {
+  torch::NoGradGuard no_grad;
+  auto& m = *impl_;
+  std::vector<RecText> results(crops.size());
+  const std::vector<size_t> order = order_by_aspect_ratio(crops);
+  for (size_t begin = 0; begin < order.size(); begin += static_cast<size_t>(m.batch_num)) {
+    const size_t end = std::min(order.size(), begin + static_cast<size_t>(m.batch_num));
+    float max_ratio = static_cast<float>(m.width) / static_cast<float>(m.height);
+    for (size_t i = begin; i < end; ++i) max_ratio = std::max(max_ratio, aspect_ratio(crops[order[i]]));
+    const int w = static_cast<int>(static_cast<float>(m.height) * max_ratio);
+    torch::Tensor batch = torch::zeros({static_cast<long>(end - begin), 3, m.height, w});
+    const size_t per = static_cast<size_t>(3) * m.height * w;
+    for (size_t i = begin; i < end; ++i)
+      rec_resize_normalize(crops[order[i]], m.height, w, batch.data_ptr<float>() + per * (i - begin));
+    torch::Tensor probs = m.model->predict(batch).contiguous();
+    const int steps = static_cast<int>(probs.size(1)), classes = static_cast<int>(probs.size(2));
+    for (size_t i = begin; i < end; ++i)
+      results[order[i]] = ctc_greedy_decode(probs.data_ptr<float>() + (i - begin) * steps * classes, steps, classes,
+                                            m.charset);
+  }
+  return results;
+}
+
+}  // namespace ocrforge
