@@ -73,7 +73,7 @@ TEST(ConfigSchema, ShippedConfigsHaveTheDocumentedModels) {
   EXPECT_DOUBLE_EQ(v3.require<double>("Architecture.Backbone.scale"), 0.5);
   EXPECT_EQ(v3.require<std::vector<int>>("Architecture.Backbone.last_conv_stride"), (std::vector<int>{1, 2}));
   EXPECT_EQ(v3.require<std::string>("Architecture.Neck.encoder_type"), "svtr");
-  EXPECT_TRUE(v3.require<bool>("Architecture.Neck.use_guide"));
+  EXPECT_FALSE(v3.require<bool>("Architecture.Neck.use_guide"));  // CTC-only head: use_guide would freeze the backbone
   EXPECT_DOUBLE_EQ(v3.require<double>("Architecture.Head.fc_decay"), 1e-5);
   EXPECT_DOUBLE_EQ(v3.require<double>("Optimizer.lr.learning_rate"), 0.001);
   EXPECT_DOUBLE_EQ(v3.require<double>("Optimizer.regularizer.factor"), 3e-5);
