@@ -4,17 +4,21 @@ Takes a checkpoint written by `ocrforge train` with the English config as a temp
 (header, architecture fingerprint), replaces its weights with those of a freshly
 initialised Python model (BatchNorm statistics calibrated on the probe images, head
 scaled so the greedy decode depends on each input), writes that as a new checkpoint
-(same OCRFCKPT1 container), saves K crops already at 48x320 (so the C++ resize is an identity copy), decodes them
-with the Python model (eval mode, same weights, same pixels), writes those predictions
+(same OCRFCKPT1 container), saves K crops already at 48x320 (so the C++ resize is an
+identity copy), decodes them with the Python model (eval mode, same weights, same pixels), writes those predictions
 as the label file and runs `ocrforge eval` on it with the probe checkpoint: acc 1.000000
 means every C++ greedy-CTC prediction is character-for-character the Python one.
 
-    /usr/bin/python3 bench/train_speed/check_forward.py --ckpt OUT/latest.ckpt [--k 24]
+    /usr/bin/python3 bench/train_speed/check_forward.py --ckpt OUT/latest.ckpt [--k 96] [--negative_control]
+
+--negative_control changes the Python side only (SE gate slope 0.2 instead of 1/6) after the
+checkpoint is written: acc must then drop below 1 (it gives 0.86), showing the check can fail.
 """
 import argparse
 import io
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -25,7 +29,7 @@ import torch
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rec_model import REPO, RecModel, load_dict, read_cpp_checkpoint  # noqa: E402
+from rec_model import REPO, RecModel, load_dict  # noqa: E402
 
 
 def write_cpp_checkpoint(src, dst, state):
@@ -58,6 +62,7 @@ def main():
     ap.add_argument("--bin", default=os.path.join(REPO, "build", "ocrforge"))
     ap.add_argument("--negative_control", action="store_true",
                     help="perturb the Python side after writing the checkpoint (SE gate slope 0.2 instead of 1/6): acc must drop")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary folder (probe checkpoint, crops, labels)")
     ap.add_argument("--config", default=os.path.join(REPO, "configs", "rec", "en_PP-OCRv3_mobile_rec.yml"))
     args = ap.parse_args()
 
@@ -128,6 +133,8 @@ def main():
            f"Eval.dataset.data_dir={tmp}", f"Eval.dataset.label_file_list=[{tmp}/python_pred.txt]",
            "Eval.loader.num_workers=1", f"Global.save_model_dir={tmp}/out", "Global.num_threads=2"]
     out = subprocess.run(cmd, capture_output=True, text=True)
+    if not args.keep:
+        shutil.rmtree(tmp, ignore_errors=True)
     if out.returncode != 0:
         print(out.stdout[-2000:], out.stderr[-2000:])
         return 2

@@ -5,7 +5,8 @@
 # rounds each; prints medians and the ratio C++ / Python (samples/s).
 #
 #   bench/train_speed/run.sh                      # T=2 B=32 W=3 N=20 ROUNDS=3
-#   T=2 B=32 W=3 N=20 ROUNDS=3 USE_GUIDE=True bench/train_speed/run.sh
+#   ROUNDS=5 N=30 OUT=/tmp/ts bench/train_speed/run.sh
+# (USE_GUIDE=True needs a binary from before 3434958: `ocrforge train` now refuses it)
 #
 # Env: T threads, B batch, W warm-up steps, N timed steps, ROUNDS, USE_GUIDE (empty: as
 # the config says), BIN (default build/ocrforge), DATA (ic15_rec_train folder), OUT (logs),
@@ -27,13 +28,15 @@ T="${T:-2}" B="${B:-32}" W="${W:-3}" N="${N:-20}" ROUNDS="${ROUNDS:-3}" USE_GUID
 PY=/usr/bin/python3
 BIN="${BIN:-$REPO/build/ocrforge}"
 DATA="${DATA:-$REPO/../shared/data/ic15_rec_train}"
-OUT="${OUT:-/tmp/ocrforge_train_speed}"
+OUT="${OUT:-/tmp/train_speed_bench}"
 LOAD_MAX="${LOAD_MAX:-1.0}" LOAD_WAIT_S="${LOAD_WAIT_S:-600}" LOAD_WAIT_NEXT_S="${LOAD_WAIT_NEXT_S:-120}"
 mkdir -p "$OUT"
 DATA="$(cd "$DATA" 2>/dev/null && pwd || true)"
 
-# A private copy of the binary, so a rebuild by someone else cannot change it mid-run.
-cp "$BIN" "$OUT/ocrforge"
+# A private copy of the binary, so a rebuild by someone else cannot change it mid-run (named
+# so that someone's `pkill -f "ocrforge train"` clean-up does not hit it: it happened once).
+CPP_BIN="$OUT/cpp_trainer"
+cp "$BIN" "$CPP_BIN"
 BIN_INFO="$(stat -c '%y' "$BIN" | cut -d. -f1), sha256 $(sha256sum "$BIN" | cut -c1-12)"
 
 # Config variant: RecAug removed, optionally use_guide forced.
@@ -55,7 +58,8 @@ NEED=$((B * (W + N)))
 LABELS="$OUT/labels.txt"
 if [ -z "$DATA" ] || [ ! -f "$DATA/rec_gt_train.txt" ]; then
   DATA="$OUT/synth"
-  [ -f "$DATA/rec_gt.txt" ] || "$OUT/ocrforge" synth rec --out "$DATA" --num "$((NEED * 2))" >/dev/null
+  [ -f "$DATA/rec_gt.txt" ] || "$CPP_BIN" synth rec --out "$DATA" --num "$((NEED * 2))" --cjk_ratio 0 \
+    --dict "$REPO/configs/dicts/en_dict.txt" >/dev/null
   SRC_LABEL="$DATA/rec_gt.txt"
 else
   SRC_LABEL="$DATA/rec_gt_train.txt"
@@ -91,10 +95,10 @@ wait_quiet() {  # $1 = max seconds
   echo "$load (waited ${waited} s)"
 }
 
-run_cpp() {  # $1 = round; prints "samples_per_s step_s median_step_s reader_s"
+run_cpp() {  # $1 = round; prints "samples_per_s step_s median_step_s fastest_quarter_step_s reader_s"
   local log="$OUT/cpp_$1.log" save="$OUT/cpp_out_$1"
   rm -rf "$save"
-  "$OUT/ocrforge" train -c "$CFG" -o Global.use_gpu=False Global.epoch_num=1 Global.num_threads="$T" \
+  "$CPP_BIN" train -c "$CFG" -o Global.use_gpu=False Global.epoch_num=1 Global.num_threads="$T" \
     Train.loader.batch_size_per_card="$B" Train.loader.num_workers=1 Train.loader.drop_last=True \
     Train.dataset.data_dir="$DATA" Train.dataset.label_file_list="[$LABELS]" \
     Eval.dataset.data_dir="$DATA" Eval.dataset.label_file_list="[$LABELS]" \
@@ -113,38 +117,59 @@ if len(timed) != n or any(r[3] != b for r in timed):
 step = sum(r[2] for r in timed) / n
 t = sorted(r[2] for r in timed)
 med = t[n // 2] if n % 2 else (t[n // 2 - 1] + t[n // 2]) / 2
-print(f"{b / step:.4f} {step:.4f} {med:.4f} {sum(r[1] for r in timed) / n:.4f}")
+q = max(1, n // 4)
+print(f"{b / step:.4f} {step:.4f} {med:.4f} {sum(t[:q]) / q:.4f} {sum(r[1] for r in timed) / n:.4f}")
 EOF
 }
 
-run_py() {  # $1 = round; prints "samples_per_s step_s median_step_s forward_s backward_s optimizer_s"
+run_py() {  # $1 = round; prints "samples_per_s step_s median_step_s fastest_quarter_step_s forward_s backward_s optimizer_s"
   local log="$OUT/py_$1.log"
   $PY "$HERE/train_speed.py" --threads "$T" --batch "$B" --warmup "$W" --steps "$N" \
-    --data "$DATA" --label "$LABELS" --config "$CFG" >"$log" 2>&1
-  sed -n 's/^RESULT python samples_per_s=\([^ ]*\) step_s=\([^ ]*\) median_step_s=\([^ ]*\) forward_s=\([^ ]*\) backward_s=\([^ ]*\) optimizer_s=\([^ ]*\).*/\1 \2 \3 \4 \5 \6/p' "$log"
+    --data "$DATA" --label "$LABELS" --config "$CFG" >"$log" 2>&1 || true
+  sed -n 's/^RESULT python samples_per_s=\([^ ]*\) step_s=\([^ ]*\) median_step_s=\([^ ]*\) fastest_quarter_step_s=\([^ ]*\) forward_s=\([^ ]*\) backward_s=\([^ ]*\) optimizer_s=\([^ ]*\).*/\1 \2 \3 \4 \5 \6 \7/p' "$log"
 }
 
 echo "train_speed: T=$T B=$B warm-up $W timed $N rounds $ROUNDS; use_guide $GUIDE_NOW; $(nproc) CPUs; binary $BIN_INFO"
 echo "config $CFG; data $DATA ($NEED crops, $LABELS); logs $OUT"
-CPP=() PYS=() CPPM=() PYM=() first=1
+# results.txt, one line per run: side round samples_per_s mean_step median_step fastest_quarter_step
+#   (C++: reader_s | Python: forward_s backward_s optimizer_s) load_before waited_s load_after wall_s
+RES="$OUT/results.txt"
+: > "$RES"
+first=1
 for r in $(seq 1 "$ROUNDS"); do
   if [ $((r % 2)) -eq 1 ]; then order="cpp py"; else order="py cpp"; fi
   for side in $order; do
-    if [ "$first" = 1 ]; then load="$(wait_quiet "$LOAD_WAIT_S")"; first=0; else load="$(wait_quiet "$LOAD_WAIT_NEXT_S")"; fi
-    start=$(date +%s)
-    if [ "$side" = cpp ]; then
-      res="$(run_cpp "$r")"; CPP+=("$(echo "$res" | cut -d' ' -f1)")
-      CPPM+=("$(echo "$res" | awk -v b="$B" '{printf "%.4f", b / $3}')")
-      echo "round $r C++    load $load: samples/s $(echo "$res" | awk -v b="$B" '{printf "%.3f (step mean %.3f s; median step %.3f s = %.3f samples/s), reader %.4f s", $1, $2, $3, b / $3, $4}') ($(( $(date +%s) - start )) s, load after $(cut -d' ' -f1 /proc/loadavg))"
-    else
-      res="$(run_py "$r")"; PYS+=("$(echo "$res" | cut -d' ' -f1)")
-      PYM+=("$(echo "$res" | awk -v b="$B" '{printf "%.4f", b / $3}')")
-      echo "round $r Python load $load: samples/s $(echo "$res" | awk -v b="$B" '{printf "%.3f (step mean %.3f s; median step %.3f s = %.3f samples/s; forward+loss %.3f, backward %.3f, Adam %.3f)", $1, $2, $3, b / $3, $4, $5, $6}') ($(( $(date +%s) - start )) s, load after $(cut -d' ' -f1 /proc/loadavg))"
-    fi
+    res=""
+    for try in 1 2; do  # one retry when a run dies (e.g. killed by someone else's clean-up)
+      if [ "$first" = 1 ]; then wait_s="$LOAD_WAIT_S"; first=0; else wait_s="$LOAD_WAIT_NEXT_S"; fi
+      load="$(wait_quiet "$wait_s" | sed 's/ (waited \([0-9]*\) s)/ \1/')"
+      start=$(date +%s)
+      if [ "$side" = cpp ]; then res="$(run_cpp "$r" || true)"; else res="$(run_py "$r")"; fi
+      [ -n "$res" ] && break
+      echo "round $r $side: run failed (log in $OUT), retrying" >&2
+    done
+    [ -n "$res" ] || { echo "round $r $side failed twice" >&2; exit 1; }
+    echo "$side $r $res $load $(cut -d' ' -f1 /proc/loadavg) $(( $(date +%s) - start ))" >> "$RES"
+    $PY - "$B" "$(tail -1 "$RES")" <<'EOF'
+import sys
+b, f = int(sys.argv[1]), sys.argv[2].split()
+side, r, v = f[0], f[1], [float(x) for x in f[2:]]
+if side == "cpp":
+    name, extra, k = "C++   ", f"reader {v[4]:.4f} s", 5
+else:
+    name, extra, k = "Python", f"forward+loss {v[4]:.3f} s, backward {v[5]:.3f} s, Adam {v[6]:.3f} s", 7
+print(f"round {r} {name}: {v[0]:.3f} samples/s (mean step {v[1]:.3f} s); median step {v[2]:.3f} s = {b / v[2]:.3f}/s; "
+      f"fastest quarter {v[3]:.3f} s = {b / v[3]:.3f}/s; {extra}; load {f[k + 2]} before (waited {f[k + 3]} s), "
+      f"{f[k + 4]} after; {f[k + 5]} s", flush=True)
+EOF
   done
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-mc="$(median "${CPP[@]}")" mp="$(median "${PYS[@]}")"
-echo "median over rounds of samples/s (B / mean step): C++ $mc, Python $mp; ratio C++/Python $(awk -v a="$mc" -v b="$mp" 'BEGIN{printf "%.3f", a/b}')"
-mc="$(median "${CPPM[@]}")" mp="$(median "${PYM[@]}")"
-echo "median over rounds of samples/s (B / median step, robust to a few disturbed steps): C++ $mc, Python $mp; ratio C++/Python $(awk -v a="$mc" -v b="$mp" 'BEGIN{printf "%.3f", a/b}')"
+$PY - "$B" "$RES" <<'EOF'
+import statistics, sys
+b, rows = int(sys.argv[1]), [l.split() for l in open(sys.argv[2]) if l.strip()]
+def med(side, col):
+    return statistics.median(b / float(r[col]) for r in rows if r[0] == side)
+for label, col in (("B / mean step (ips, the figure)", 3), ("B / median step", 4), ("B / fastest-quarter step", 5)):
+    c, p = med("cpp", col), med("py", col)
+    print(f"median over rounds, samples/s, {label}: C++ {c:.3f}, Python {p:.3f}, ratio C++/Python {c / p:.3f}")
+EOF
