@@ -1,12 +1,16 @@
 // `ocrforge train -c cfg.yml -o ...` and `ocrforge eval -c cfg.yml -o
 // Global.checkpoints=...`: recognition training and evaluation on LibTorch.
 // Exit codes: 0 done, 1 error or NaN loss, 130/143 stopped by SIGINT/SIGTERM
-// (after saving `latest`).
+// (after saving `latest`). Under `ocrforge launch` (WORLD_SIZE > 1) each
+// worker process runs this with the c10d communicator (docs/distributed.md).
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "commands.h"
 #include "ocrforge/core/config.h"
+#include "ocrforge/train/dist/c10d_communicator.h"
 #include "ocrforge/train/loop/rec_trainer.h"
 #include "ocrforge/train/loop/stop_signal.h"
 #include "train_args.h"
@@ -25,10 +29,24 @@ int cmd_train(const Args& args) {
     std::cout << train_usage("train");
     return 0;
   }
-  RecTrainer trainer(load_config(t));
+  Config config = load_config(t);
+  // `ocrforge launch` splits the cores between its workers; the config wins.
+  const char* threads = std::getenv("OCRFORGE_NUM_THREADS");
+  if (threads && config.get<int>("Global.num_threads", 0) <= 0) config.set("Global.num_threads", std::atoi(threads));
+  // WORLD_SIZE > 1 (set by `ocrforge launch`): rendezvous with the other
+  // workers here, before any data is read.
+  std::unique_ptr<Communicator> comm = make_communicator_from_environment(config);
+  if (comm->world_size() > 1) {
+    config.set("Global.distributed", true);  // derived from the world size, as PaddleOCR does
+    // Rank 0 logs the training; the others say who they are (in their workerlog).
+    std::cerr << "ocrforge train: rank " << comm->rank() << " of " << comm->world_size() << " joined"
+              << (comm->is_main() ? "" : "; rank 0 writes the training log") << std::endl;
+  }
+  RecTrainer trainer(std::move(config), TrainerMode::Train, std::move(comm));
   switch (trainer.train()) {
     case TrainOutcome::Completed: return 0;
-    case TrainOutcome::Stopped: return 128 + stop_signal_number();
+    // A rank may stop because another rank got the signal: report SIGTERM then.
+    case TrainOutcome::Stopped: return 128 + (stop_signal_number() ? stop_signal_number() : SIGTERM);
     case TrainOutcome::NanLoss: return 1;
   }
   return 1;

@@ -21,9 +21,11 @@ const char* kUsage =
 #ifdef OCRFORGE_WITH_TRAIN
     "  train -c CFG   train a recognition model from a PaddleOCR-style YAML config\n"
     "  eval -c CFG    evaluate a checkpoint (-o Global.checkpoints=DIR/best_accuracy)\n"
+    "  launch [--ips=..] [--nproc_per_node=N] train -c CFG   distributed training (docs/distributed.md)\n"
+    "  check          verify the installation: build, devices, a training step, a 2-worker all-reduce\n"
 #endif
     "  version        print the version\n\n"
-    "planned (not yet supported): export, launch, tipc, serve, check\n"
+    "planned (not yet supported): export, tipc, serve\n"
     "`ocrforge <command> --help` lists a command's flags.\n";
 
 }  // namespace
@@ -41,6 +43,8 @@ int main(int argc, char** argv) {
 #ifdef OCRFORGE_WITH_TRAIN
   commands["train"] = cmd_train;
   commands["eval"] = cmd_eval;
+  commands["launch"] = cmd_launch;
+  commands["check"] = cmd_check;
 #endif
   try {
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
@@ -54,7 +58,7 @@ int main(int argc, char** argv) {
     auto it = commands.find(cmd);
     if (it != commands.end()) return it->second(args);
     for (const char* planned : {"train", "eval", "export", "launch", "tipc", "serve", "check"}) {
-      // train/eval land here only in a build without LibTorch (OCRFORGE_WITH_TRAIN=OFF).
+      // train/eval/launch/check land here only in a build without LibTorch (OCRFORGE_WITH_TRAIN=OFF).
       if (cmd == planned) {
         std::cerr << "ocrforge: '" << cmd << "' is not yet supported in this version (" << OCRFORGE_VERSION
                   << "); see README.md for what is available\n";

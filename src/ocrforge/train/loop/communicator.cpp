@@ -10,6 +10,7 @@ class SingleProcessCommunicator final : public Communicator {
   void broadcast_parameters(torch::nn::Module&) override {}
   void average_gradients(torch::nn::Module&) override {}
   std::vector<double> sum(const std::vector<double>& values) override { return values; }
+  bool any(bool value) override { return value; }
   void barrier() override {}
 };
 }  // namespace

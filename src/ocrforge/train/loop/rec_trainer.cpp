@@ -13,6 +13,8 @@
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/train/data/rec_data_config.h"
 #include "ocrforge/train/data/rec_loader.h"
+#include "ocrforge/train/dist/dist_env.h"
+#include "ocrforge/train/dist/distributed_sampler.h"
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/smoothed_value.h"
 #include "ocrforge/train/loop/stop_signal.h"
@@ -28,16 +30,19 @@ namespace fs = std::filesystem;
 namespace ocrforge {
 
 
-// Train loader shards by rank once a distributed sampler exists (distributed
-// issue); a single process reads everything.
+// The train loader of a multi-process run reads its rank's shard
+// (distributed_sampler.h: equal steps on every rank); a single process, and
+// evaluation (rank 0 only), read everything.
 static std::unique_ptr<RecDataLoader> make_rec_loader(const YAML::Node& section, const std::string& name,
                                                       const Charset& charset, int max_text_length, bool training,
                                                       uint64_t seed, int rank, int world_size) {
   if (!section || !section.IsMap()) throw UsageError("config section '" + name + "' is missing");
-  if (world_size != 1 || rank != 0) throw Error("distributed data loading is not supported yet");
   RecDataSetup setup = rec_data_from_yaml(section, name, charset, max_text_length, seed, training);
   if (!training) setup.loader.drop_last = false;  // evaluate every sample
-  return std::make_unique<RecDataLoader>(setup.dataset, setup.loader, seed);
+  std::shared_ptr<Sampler> sampler;                // null: the loader's shuffle / sequential sampler
+  if (world_size > 1)
+    sampler = make_distributed_sampler(setup.loader.shuffle, seed, rank, world_size, setup.loader.batch_size);
+  return std::make_unique<RecDataLoader>(setup.dataset, setup.loader, seed, sampler);
 }
 
 static Charset load_dict(const TrainerOptions& o) {
@@ -55,7 +60,8 @@ RecTrainer::RecTrainer(Config config, TrainerMode mode, std::unique_ptr<Communic
   if (opt_.use_gpu) {
     if (!torch::cuda::is_available())
       throw Error("Global.use_gpu=True but this libtorch build has no usable CUDA device; set Global.use_gpu=False");
-    s_->device = torch::Device(torch::kCUDA, 0);
+    s_->device = torch::Device(
+        torch::kCUDA, static_cast<c10::DeviceIndex>(cuda_device_index(static_cast<int>(torch::cuda::device_count()))));
   }
   if (opt_.use_amp && !opt_.use_gpu)
     throw UsageError("Global.use_amp=True needs CUDA (Global.use_gpu=True); mixed precision is not supported on CPU");

@@ -51,7 +51,9 @@ TrainOutcome RecTrainer::train() {
       torch::Tensor images = batch.images.to(s.device);
       torch::Tensor logits = s.model->forward(images);
       torch::Tensor loss = ctc_loss(logits, batch.labels.to(s.device), batch.lengths.to(s.device), s.use_focal_loss);
-      const double loss_value = loss.item<double>();
+      // Mean over ranks: every rank sees a NaN on any rank (and stops at the
+      // same step), and the log shows the loss of the whole global batch.
+      const double loss_value = comm_->sum({loss.item<double>()})[0] / comm_->world_size();
       if (!std::isfinite(loss_value)) {
         s.log->warning("loss is " + std::to_string(loss_value) + " at epoch " + std::to_string(epoch) + ", global_step " +
                        std::to_string(s.progress.global_step) +
@@ -98,7 +100,7 @@ TrainOutcome RecTrainer::train() {
       }
       if (on_step_) on_step_(s.progress.global_step, *s.model);
       maybe_evaluate();
-      if (stop_requested()) {
+      if (comm_->any(stop_requested())) {  // all ranks stop at the same step
         s.log->warning("signal " + std::to_string(stop_signal_number()) + " received: saving latest and stopping");
         save("latest");
         return TrainOutcome::Stopped;

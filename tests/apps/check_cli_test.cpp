@@ -1,0 +1,29 @@
+// `ocrforge check` end to end: the build report, a training step, a real
+// 2-worker Gloo all-reduce, and the one-line verdict.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+using namespace ocrforge;
+
+TEST(CheckCli, ReportsTheBuildAndPassesEveryStep) {
+  const std::string dir = test::fresh_dir("check_cli");
+  auto r = test::run_command(test::binary() + " check", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("libtorch "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ONNX Runtime "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CPUExecutionProvider"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("training step on cpu ... ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2-worker Gloo all-reduce ... ok (127.0.0.1:"), std::string::npos) << r.out;
+  // The verdict is the last line.
+  const std::string last = "ocrforge check: PASSED";
+  EXPECT_NE(r.out.rfind(last), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+}
+
+TEST(CheckCli, RefusesArguments) {
+  const std::string dir = test::fresh_dir("check_cli_args");
+  auto r = test::run_command(test::binary() + " check --gpu", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("check takes no arguments (got '--gpu')"), std::string::npos) << r.err;
+}
