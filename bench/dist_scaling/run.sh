@@ -85,6 +85,8 @@ for r in $(seq 1 "$ROUNDS"); do
   DIST+=("$(rate "$OUT/dist_$r/train.log")")
   echo "round $r: 1 worker x $T threads ${SINGLE[-1]} samples/s (CPU pressure ${stall_single}%)," \
        "$T workers x 1 thread ${DIST[-1]} samples/s (CPU pressure ${STALL}%)"
+  # rank 0's time inside collectives (all-reduce of gradients and loss, stop flag)
+  grep -ho 'communication: .*' "$OUT/dist_$r/train.log" | sed 's/^/  /' || true
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 ms="$(median "${SINGLE[@]}")" md="$(median "${DIST[@]}")"

@@ -8,6 +8,9 @@
 #   ROUNDS=5 N=30 OUT=/tmp/ts bench/train_speed/run.sh
 # (USE_GUIDE=True needs a binary from before 3434958: `ocrforge train` now refuses it)
 #
+# Sides: cpp (ocrforge train; NHWC on CPU since it is faster), py (Python, PyTorch's default
+# NCHW) and, with PY_NHWC=1 (default), pynhwc (Python with channels_last, i.e. the same
+# memory format as the C++ trainer): the same-format comparison.
 # Env: T threads, B batch, W warm-up steps, N timed steps, ROUNDS, USE_GUIDE (empty: as
 # the config says), BIN (default build/ocrforge), DATA (ic15_rec_train folder), OUT (logs),
 # LOAD_MAX / LOAD_WAIT_S / LOAD_WAIT_NEXT_S: before the first measurement wait until the
@@ -24,7 +27,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-T="${T:-2}" B="${B:-32}" W="${W:-3}" N="${N:-20}" ROUNDS="${ROUNDS:-3}" USE_GUIDE="${USE_GUIDE:-}"
+T="${T:-2}" B="${B:-32}" W="${W:-3}" N="${N:-20}" ROUNDS="${ROUNDS:-3}" USE_GUIDE="${USE_GUIDE:-}" PY_NHWC="${PY_NHWC:-1}"
 PY=/usr/bin/python3
 BIN="${BIN:-$REPO/build/ocrforge}"
 DATA="${DATA:-$REPO/../shared/data/ic15_rec_train}"
@@ -122,10 +125,11 @@ print(f"{b / step:.4f} {step:.4f} {med:.4f} {sum(t[:q]) / q:.4f} {sum(r[1] for r
 EOF
 }
 
-run_py() {  # $1 = round; prints "samples_per_s step_s median_step_s fastest_quarter_step_s forward_s backward_s optimizer_s"
-  local log="$OUT/py_$1.log"
+run_py() {  # $1 = round, $2 = side (py | pynhwc); prints "samples_per_s step_s median_step_s fastest_quarter_step_s forward_s backward_s optimizer_s"
+  local log="$OUT/$2_$1.log" flags=()
+  [ "$2" = pynhwc ] && flags=(--channels_last)
   $PY "$HERE/train_speed.py" --threads "$T" --batch "$B" --warmup "$W" --steps "$N" \
-    --data "$DATA" --label "$LABELS" --config "$CFG" >"$log" 2>&1 || true
+    --data "$DATA" --label "$LABELS" --config "$CFG" "${flags[@]}" >"$log" 2>&1 || true
   sed -n 's/^RESULT python samples_per_s=\([^ ]*\) step_s=\([^ ]*\) median_step_s=\([^ ]*\) fastest_quarter_step_s=\([^ ]*\) forward_s=\([^ ]*\) backward_s=\([^ ]*\) optimizer_s=\([^ ]*\).*/\1 \2 \3 \4 \5 \6 \7/p' "$log"
 }
 
@@ -137,14 +141,19 @@ RES="$OUT/results.txt"
 : > "$RES"
 first=1
 for r in $(seq 1 "$ROUNDS"); do
-  if [ $((r % 2)) -eq 1 ]; then order="cpp py"; else order="py cpp"; fi
+  sides="cpp py"
+  [ "$PY_NHWC" = 1 ] && sides="cpp py pynhwc"
+  # rotate the order each round so that no side always runs first
+  read -r -a arr <<< "$sides"
+  n=${#arr[@]} order=""
+  for ((i = 0; i < n; i++)); do order="$order ${arr[$(( (i + r - 1) % n ))]}"; done
   for side in $order; do
     res=""
     for try in 1 2; do  # one retry when a run dies (e.g. killed by someone else's clean-up)
       if [ "$first" = 1 ]; then wait_s="$LOAD_WAIT_S"; first=0; else wait_s="$LOAD_WAIT_NEXT_S"; fi
       load="$(wait_quiet "$wait_s" | sed 's/ (waited \([0-9]*\) s)/ \1/')"
       start=$(date +%s)
-      if [ "$side" = cpp ]; then res="$(run_cpp "$r" || true)"; else res="$(run_py "$r")"; fi
+      if [ "$side" = cpp ]; then res="$(run_cpp "$r" || true)"; else res="$(run_py "$r" "$side")"; fi
       [ -n "$res" ] && break
       echo "round $r $side: run failed (log in $OUT), retrying" >&2
     done
@@ -157,7 +166,7 @@ side, r, v = f[0], f[1], [float(x) for x in f[2:]]
 if side == "cpp":
     name, extra, k = "C++   ", f"reader {v[4]:.4f} s", 5
 else:
-    name, extra, k = "Python", f"forward+loss {v[4]:.3f} s, backward {v[5]:.3f} s, Adam {v[6]:.3f} s", 7
+    name, extra, k = {"py": "Python", "pynhwc": "Python NHWC"}[side], f"forward+loss {v[4]:.3f} s, backward {v[5]:.3f} s, Adam {v[6]:.3f} s", 7
 print(f"round {r} {name}: {v[0]:.3f} samples/s (mean step {v[1]:.3f} s); median step {v[2]:.3f} s = {b / v[2]:.3f}/s; "
       f"fastest quarter {v[3]:.3f} s = {b / v[3]:.3f}/s; {extra}; load {f[k + 2]} before (waited {f[k + 3]} s), "
       f"{f[k + 4]} after; {f[k + 5]} s", flush=True)
@@ -171,5 +180,9 @@ def med(side, col):
     return statistics.median(b / float(r[col]) for r in rows if r[0] == side)
 for label, col in (("B / mean step (ips, the figure)", 3), ("B / median step", 4), ("B / fastest-quarter step", 5)):
     c, p = med("cpp", col), med("py", col)
-    print(f"median over rounds, samples/s, {label}: C++ {c:.3f}, Python {p:.3f}, ratio C++/Python {c / p:.3f}")
+    line = f"median over rounds, samples/s, {label}: C++ {c:.3f}, Python {p:.3f}, ratio C++/Python {c / p:.3f}"
+    if any(r[0] == "pynhwc" for r in rows):
+        q = med("pynhwc", col)
+        line += f"; Python NHWC {q:.3f}, ratio C++/Python NHWC {c / q:.3f}"
+    print(line)
 EOF

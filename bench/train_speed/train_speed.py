@@ -3,7 +3,8 @@ the counterpart of `ocrforge train` in bench/train_speed/run.sh.
 
 The step is the C++ trainer's (src/ocrforge/train/loop/rec_trainer_loop.cpp): set lr,
 forward, CTC loss, loss.item(), zero_grad, backward, Adam step (L2 factor as coupled
-weight decay, as optimizer_factory.cpp). The batches are pre-loaded in memory, so the
+weight decay, with the layers' pinned factors: head fc_decay, none on the backbone's
+BatchNorm, as optimizer_factory.cpp + RecModelImpl::pinned_l2_decay). The batches are pre-loaded in memory, so the
 figure excludes data loading. Same crops as the C++ run when --label is given
 (PaddleOCR's RecResizeImg: resize to height 48 keeping the aspect ratio, width capped
 at 320, right-pad with 0, (x/255-0.5)/0.5, BGR channel order); otherwise random but
@@ -33,7 +34,7 @@ from rec_model import REPO, RecModel, count_trainable, ctc_loss, load_dict  # no
 def read_config(path):
     """The few config values that change the Python side: use_guide, optimizer, max_text_length."""
     out = {"use_guide": False, "lr": 1e-3, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "l2": 0.0,
-           "max_text_length": 25}
+           "fc_decay": 0.0004, "max_text_length": 25}
     if not path:
         return out
     import yaml
@@ -51,7 +52,21 @@ def read_config(path):
     reg = o.get("regularizer") or {}
     out["l2"] = float(reg.get("factor", 0.0)) if reg else 0.0
     out["max_text_length"] = int(cfg.get("Global", {}).get("max_text_length", 25))
+    out["fc_decay"] = float(cfg["Architecture"].get("Head", {}).get("fc_decay", 0.0004))
     return out
+
+
+def l2_groups(model, cfg):
+    """Parameter groups by L2 factor: PaddleOCR's ParamAttr pins override the config's factor."""
+    groups = {}
+    for name, p in model.named_parameters():
+        f = cfg["l2"]
+        if name.startswith("head."):
+            f = cfg["fc_decay"]
+        elif name.startswith("backbone.") and "._batch_norm." in name:
+            f = 0.0
+        groups.setdefault(f, []).append(p)
+    return [{"params": ps, "weight_decay": f} for f, ps in groups.items()]
 
 
 def rec_resize_normalize(path, h=48, w=320):
@@ -137,8 +152,8 @@ def main():
         model = model.to(memory_format=torch.channels_last)
         batches = [(x.contiguous(memory_format=torch.channels_last), y, n) for x, y, n in batches]
     model.train()
-    opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"], betas=(cfg["beta1"], cfg["beta2"]),
-                           eps=cfg["epsilon"], weight_decay=cfg["l2"])
+    opt = torch.optim.Adam(l2_groups(model, cfg), lr=cfg["lr"], betas=(cfg["beta1"], cfg["beta2"]),
+                           eps=cfg["epsilon"])
     print(f"python {sys.version.split()[0]}, torch {torch.__version__}, threads {torch.get_num_threads()}, "
           f"batch {args.batch}, warm-up {args.warmup}, timed {args.steps}; data: {source} (loaded in {load_s:.1f} s); "
           f"use_guide {cfg['use_guide']}, {'channels_last, ' if args.channels_last else ''}Adam lr {cfg['lr']} L2 {cfg['l2']}; "

@@ -112,6 +112,7 @@ TEST(LaunchCli, TwoNodesOnOneMachineTrainToTheEnd) {
   const std::string log_a = test::read_text(root + "/a/log/workerlog.0");
   EXPECT_NE(log_a.find("2 worker(s)"), std::string::npos) << log_a;
   EXPECT_NE(log_a.find("epoch: [2/2]"), std::string::npos) << log_a;
+  EXPECT_NE(log_a.find("communication: "), std::string::npos) << log_a;  // share of step time in collectives
   EXPECT_NE(a.out().find("epoch: [2/2]"), std::string::npos);  // rank 0 streamed to the launcher
   EXPECT_NE(test::read_text(root + "/b/log/workerlog.0").find("rank 1 of 2 joined"), std::string::npos);
 }

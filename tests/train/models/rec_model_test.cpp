@@ -179,6 +179,40 @@ TEST(RecModelModes, DeterministicWithFixedSeed) {
   EXPECT_TRUE(torch::equal(m1->forward(x), m2->forward(x)));
 }
 
+TEST(RecModelFormat, ChannelsLastChangesStridesNotResults) {
+  // In double precision, so that only a real layout bug (not float
+  // summation order, which LayerNorm amplifies) could make them differ.
+  const auto dtype = torch::get_default_dtype();
+  torch::set_default_dtype(caffe2::TypeMeta::Make<double>());
+  for (const auto& b : {v1_ppocrv3(), mv3("small", {1, 2, 2, 2})}) {
+    SCOPED_TRACE(b.name);
+    const auto spec = rec_spec(b, neck("svtr"));
+    torch::manual_seed(7);
+    RecModel nchw(spec);
+    torch::manual_seed(7);
+    RecModel nhwc(spec);
+    nhwc->set_channels_last(true);
+    EXPECT_TRUE(nhwc->channels_last());
+    const std::string first_conv = nhwc->named_parameters().keys().front();  // the stem convolution
+    const auto w = nhwc->named_parameters()[first_conv];
+    ASSERT_EQ(w.dim(), 4) << first_conv;
+    EXPECT_TRUE(w.is_contiguous(at::MemoryFormat::ChannelsLast));
+    EXPECT_FALSE(w.is_contiguous());
+    EXPECT_TRUE(torch::equal(w, nchw->named_parameters()[first_conv]));
+    nchw->eval();
+    nhwc->eval();
+    const auto x = torch::randn({2, 3, 48, 160});
+    const auto a = nchw->forward(x), c = nhwc->forward(x);
+    EXPECT_TRUE(torch::allclose(a, c, 1e-9, 1e-12)) << (a - c).abs().max().item<double>();
+    a.pow(2).sum().backward();
+    c.pow(2).sum().backward();
+    const auto ga = nchw->named_parameters()[first_conv].grad();
+    const auto gc = nhwc->named_parameters()[first_conv].grad();
+    EXPECT_TRUE(torch::allclose(ga, gc, 1e-9, 1e-12)) << (ga - gc).abs().max().item<double>();
+  }
+  torch::set_default_dtype(dtype);
+}
+
 TEST(RecModelGuide, UseGuideStopsGradientIntoTheBackbone) {
   for (bool guide : {false, true}) {
     auto n = neck("svtr");

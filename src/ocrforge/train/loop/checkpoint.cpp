@@ -43,7 +43,9 @@ void save_checkpoint(const std::string& prefix, torch::nn::Module& model, torch:
                            {"architecture", data.architecture},
                            {"config", data.config_yaml}};
   c10::Dict<std::string, at::Tensor> weights;
-  for (auto& [k, v] : model_state(model)) weights.insert(k, v.detach().cpu());
+  // Contiguous (NCHW) whatever the training memory format: the file reads
+  // the same for every consumer (Python, export, a channels-last model).
+  for (auto& [k, v] : model_state(model)) weights.insert(k, v.detach().cpu().contiguous());
   const std::vector<char> model_bytes = torch::pickle_save(c10::IValue(weights));
   std::string opt_bytes;
   if (optimizer) {

@@ -63,6 +63,7 @@ CheckpointRecognizer::CheckpointRecognizer(const std::string& checkpoint, int nu
   impl_->charset = Charset::load(dict, cfg.get<bool>("Global.use_space_char", true));
   impl_->model = RecModel(rec_arch_from_yaml(cfg.root()["Architecture"], impl_->charset.num_classes()));
   load_checkpoint(path_, *impl_->model, nullptr);
+  impl_->model->set_channels_last(true);  // CPU: faster convolutions (rec_model.h)
   impl_->model->eval();
   impl_->height = image_height(cfg.root());
   impl_->width = impl_->height * 320 / 48;

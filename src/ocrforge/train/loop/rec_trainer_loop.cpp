@@ -1,5 +1,6 @@
 // RecTrainer::train: the epoch / step loop (PaddleOCR's program.train).
 #include <cmath>
+#include <cstdio>
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
@@ -27,6 +28,16 @@ TrainOutcome RecTrainer::train() {
   const long total_steps = steps_per_epoch * opt_.epoch_num;
   SmoothedValue loss_avg(opt_.log_smooth_window), acc_avg(opt_.log_smooth_window), ned_avg(opt_.log_smooth_window);
   SmoothedValue reader_cost(opt_.log_smooth_window), batch_cost(opt_.log_smooth_window), samples(opt_.log_smooth_window);
+  // Wall time inside collectives (gradient all-reduce, loss mean, stop flag)
+  // against the whole step time: tells a multi-node user whether the network
+  // or a slower peer (waited for inside the all-reduce) limits the run.
+  double comm_s = 0, step_s = 0;
+  auto comm_timed = [&comm_s](auto&& f) {
+    Stopwatch w;
+    auto r = f();
+    comm_s += w.elapsed_ms() / 1000.0;
+    return r;
+  };
   s.model->train();
   s.log->info("train: " + std::to_string(steps_per_epoch) + " steps per epoch, " + std::to_string(opt_.epoch_num) +
               " epochs, " + std::to_string(comm_->world_size()) + " worker(s)");
@@ -53,7 +64,8 @@ TrainOutcome RecTrainer::train() {
       torch::Tensor loss = ctc_loss(logits, batch.labels.to(s.device), batch.lengths.to(s.device), s.use_focal_loss);
       // Mean over ranks: every rank sees a NaN on any rank (and stops at the
       // same step), and the log shows the loss of the whole global batch.
-      const double loss_value = comm_->sum({loss.item<double>()})[0] / comm_->world_size();
+      const double local_loss = loss.item<double>();
+      const double loss_value = comm_timed([&] { return comm_->sum({local_loss})[0]; }) / comm_->world_size();
       if (!std::isfinite(loss_value)) {
         s.log->warning("loss is " + std::to_string(loss_value) + " at epoch " + std::to_string(epoch) + ", global_step " +
                        std::to_string(s.progress.global_step) +
@@ -63,7 +75,10 @@ TrainOutcome RecTrainer::train() {
       }
       s.optimizer->zero_grad();
       loss.backward();
-      comm_->average_gradients(*s.model);
+      comm_timed([&] {
+        comm_->average_gradients(*s.model);
+        return 0;
+      });
       clip_gradients(s.opt_spec, *s.model);
       s.optimizer->step();
       s.progress.global_step += 1;
@@ -78,6 +93,7 @@ TrainOutcome RecTrainer::train() {
       }
       reader_cost.add(s.train_loader->reader_wait_ms() / 1000.0);
       batch_cost.add(step_clock.elapsed_ms() / 1000.0);
+      step_s += step_clock.elapsed_ms() / 1000.0;
       samples.add(static_cast<double>(batch.texts.size()));
       s.train_loader->reset_reader_wait();
       step_clock.reset();
@@ -100,7 +116,7 @@ TrainOutcome RecTrainer::train() {
       }
       if (on_step_) on_step_(s.progress.global_step, *s.model);
       maybe_evaluate();
-      if (comm_->any(stop_requested())) {  // all ranks stop at the same step
+      if (comm_timed([&] { return comm_->any(stop_requested()); })) {  // all ranks stop at the same step
         s.log->warning("signal " + std::to_string(stop_signal_number()) + " received: saving latest and stopping");
         save("latest");
         return TrainOutcome::Stopped;
@@ -115,6 +131,12 @@ TrainOutcome RecTrainer::train() {
   s.log->info("data: " + std::to_string(ds.missing_images) + " missing images, " + std::to_string(ds.undecodable) +
               " undecodable, " + std::to_string(ds.too_long) + " too long, " + std::to_string(ds.empty_label) +
               " empty labels (replaced); " + std::to_string(ds.dropped_chars) + " characters not in the dictionary dropped");
+  if (comm_->world_size() > 1 && step_s > 0) {
+    char line[160];
+    std::snprintf(line, sizeof(line), "communication: %.1f s of %.1f s of training steps (%.1f%%) on rank %d", comm_s,
+                  step_s, 100.0 * comm_s / step_s, comm_->rank());
+    s.log->info(line);
+  }
   s.log->info("best metric, " + opt_.main_indicator + ": " + std::to_string(s.progress.best_metric));
   return TrainOutcome::Completed;
 }

@@ -11,15 +11,27 @@ RecModelImpl::RecModelImpl(const RecArchSpec& spec) : spec_(spec) {
   head_ = register_module("head", CTCHead(neck_->out_channels(), spec_.head));
 }
 
+void RecModelImpl::set_channels_last(bool on) {
+  torch::NoGradGuard no_grad;
+  const auto format = on ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::Contiguous;
+  for (auto& p : parameters())
+    if (p.dim() == 4) p.set_data(p.data().contiguous(format));
+  channels_last_ = on;
+}
+
+torch::Tensor RecModelImpl::in_format(const torch::Tensor& x) const {
+  return channels_last_ && x.dim() == 4 ? x.contiguous(at::MemoryFormat::ChannelsLast) : x;
+}
+
 RecForward RecModelImpl::forward_all(torch::Tensor x) {
   RecForward out;
-  out.backbone_out = backbone_->forward(x);
+  out.backbone_out = backbone_->forward(in_format(x));
   out.neck_out = neck_(out.backbone_out);
   out.logits = head_(out.neck_out);
   return out;
 }
 
-torch::Tensor RecModelImpl::forward(torch::Tensor x) { return head_(neck_(backbone_->forward(x))); }
+torch::Tensor RecModelImpl::forward(torch::Tensor x) { return head_(neck_(backbone_->forward(in_format(x)))); }
 
 torch::Tensor RecModelImpl::predict(torch::Tensor x) { return torch::softmax(forward(x), 2); }
 

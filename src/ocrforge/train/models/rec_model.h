@@ -49,8 +49,21 @@ class RecModelImpl : public torch::nn::Module {
   // scale/shift -> 0. nullopt: the optimizer's factor applies.
   std::optional<float> pinned_l2_decay(const std::string& param_name) const;
 
+  // Channels-last (NHWC) memory format for the 4-D weights and, inside
+  // forward, for the input: on CPU oneDNN's depthwise convolutions run much
+  // faster in NHWC (measured: backward of one 5x5 depthwise layer 90 -> 34 ms;
+  // docs/benchmarks.md). Only strides change: the values, the parameter
+  // names and the checkpoint contents (saved contiguous) stay the same.
+  // Call before creating the optimizer, so its state follows the format.
+  void set_channels_last(bool on);
+  bool channels_last() const { return channels_last_; }
+
  private:
+  // The input in the weights' memory format.
+  torch::Tensor in_format(const torch::Tensor& x) const;
+
   RecArchSpec spec_;
+  bool channels_last_ = false;
   std::shared_ptr<RecBackboneImpl> backbone_;
   SequenceEncoder neck_{nullptr};
   CTCHead head_{nullptr};

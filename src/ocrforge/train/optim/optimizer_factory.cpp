@@ -1,13 +1,52 @@
 #include "ocrforge/train/optim/optimizer_factory.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace ocrforge {
 
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerSpec& s, torch::nn::Module& model) {
+namespace {
+
+// Parameters grouped by their coupled L2 factor, groups in order of first
+// appearance (deterministic, so optimizer state in checkpoints lines up).
+std::vector<std::pair<double, std::vector<torch::Tensor>>> by_l2_factor(torch::nn::Module& model, double factor,
+                                                                        const PinnedL2Decay& pinned) {
+  std::vector<std::pair<double, std::vector<torch::Tensor>>> groups;
+  for (const auto& item : model.named_parameters()) {
+    double f = factor;
+    if (pinned)
+      if (const auto p = pinned(item.key())) f = *p;
+    auto it = std::find_if(groups.begin(), groups.end(), [f](const auto& g) { return g.first == f; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {f, {}});
+    it->second.push_back(item.value());
+  }
+  return groups;
+}
+
+// One optimizer group per L2 factor (a single group when all agree).
+template <typename Optim, typename Options>
+std::unique_ptr<torch::optim::Optimizer> with_l2_groups(torch::nn::Module& model, Options opt, double factor,
+                                                        const PinnedL2Decay& pinned) {
+  const auto groups = by_l2_factor(model, factor, pinned);
+  std::vector<torch::optim::OptimizerParamGroup> param_groups;
+  for (const auto& [f, params] : groups) {
+    auto o = opt;
+    o.weight_decay(f);
+    param_groups.emplace_back(params, std::make_unique<Options>(o));
+  }
+  opt.weight_decay(factor);
+  return std::make_unique<Optim>(param_groups, opt);
+}
+
+}  // namespace
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerSpec& s, torch::nn::Module& model,
+                                                        const PinnedL2Decay& pinned) {
   std::vector<torch::Tensor> params = model.parameters();
   const double lr = s.lr.learning_rate;
   if (s.name == "Adam") {
-    auto opt = torch::optim::AdamOptions(lr).betas({s.beta1, s.beta2}).eps(s.epsilon).weight_decay(s.l2_factor);
-    return std::make_unique<torch::optim::Adam>(params, opt);
+    auto opt = torch::optim::AdamOptions(lr).betas({s.beta1, s.beta2}).eps(s.epsilon);
+    return with_l2_groups<torch::optim::Adam>(model, opt, s.l2_factor, pinned);
   }
   if (s.name == "AdamW") {
     auto opt = torch::optim::AdamWOptions(lr).betas({s.beta1, s.beta2}).eps(s.epsilon).weight_decay(s.weight_decay);
@@ -22,8 +61,8 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerSpec& s, 
     return std::make_unique<torch::optim::AdamW>(groups, opt);
   }
   // Momentum (Paddle's default momentum 0.9) and plain SGD.
-  auto opt = torch::optim::SGDOptions(lr).momentum(s.name == "SGD" ? 0.0 : s.momentum).weight_decay(s.l2_factor);
-  return std::make_unique<torch::optim::SGD>(params, opt);
+  auto opt = torch::optim::SGDOptions(lr).momentum(s.name == "SGD" ? 0.0 : s.momentum);
+  return with_l2_groups<torch::optim::SGD>(model, opt, s.l2_factor, pinned);
 }
 
 void set_learning_rate(torch::optim::Optimizer& optimizer, double lr) {
