@@ -324,7 +324,7 @@ def load_dict(path=os.path.join(REPO, "configs", "dicts", "en_dict.txt"), use_sp
     classes = [""] + chars + ([" "] if use_space_char else [])
     index = {}
     for i, c in enumerate(classes[1:], 1):
-        index.setdefault(c, i)
+        index[c] = i  # a duplicate encodes to its last index (PaddleOCR, charset.h)
     return classes, index
 
 

@@ -101,6 +101,18 @@ TEST(Charset, LineHoldingSingleSpaceIsACharacter) {
   std::remove(path.c_str());
 }
 
+TEST(Charset, ADuplicateEncodesToItsLastIndexLikePaddleOCR) {
+  // PaddleOCR's en_dict.txt ends with " ", and use_space_char adds another.
+  const std::string path = write_temp("dict", "a\nb\n \n");
+  const Charset cs = Charset::load(path, true);
+  EXPECT_EQ(cs.num_classes(), 5);  // blank a b " " " "
+  EXPECT_EQ(cs.text_of(3), " ");
+  EXPECT_EQ(cs.text_of(4), " ");
+  EXPECT_EQ(cs.index_of(" "), 4);
+  EXPECT_EQ(cs.index_of("b"), 2);
+  std::remove(path.c_str());
+}
+
 TEST(Charset, EmptyLinesAreSkipped) {
   const std::string path = write_temp("dict", "a\n\nb\n\n");
   const Charset cs = Charset::load(path, false);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ocrforge/core/charset.h"
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "test_support.h"
@@ -92,16 +93,21 @@ TEST(ConfigSchema, ShippedConfigsHaveTheDocumentedModels) {
   EXPECT_EQ(crnn.require<int>("Architecture.Neck.hidden_size"), 96);
 }
 
-TEST(ConfigSchema, EnglishDictionaryIsPrintableAsciiWithoutSpace) {
+TEST(ConfigSchema, EnglishDictionaryIsPaddleOCRsPrintableAscii) {
+  // PaddleOCR's en_dict.txt: the 95 printable ASCII characters, one per line,
+  // the space last; with use_space_char that gives its English models' 97 classes.
   std::ifstream in(ocrforge::test::source_dir() + "/configs/dicts/en_dict.txt");
   std::set<char> seen;
-  std::string line;
+  std::string line, last;
   while (std::getline(in, line)) {
     ASSERT_EQ(line.size(), 1u) << "'" << line << "'";
-    EXPECT_TRUE(line[0] > ' ' && line[0] < 127) << line;
+    EXPECT_TRUE(line[0] >= ' ' && line[0] < 127) << line;
     EXPECT_TRUE(seen.insert(line[0]).second) << "duplicate " << line;
+    last = line;
   }
-  EXPECT_EQ(seen.size(), 94u);  // + the space of use_space_char = 95 characters
+  EXPECT_EQ(seen.size(), 95u);
+  EXPECT_EQ(last, " ");
+  EXPECT_EQ(ocrforge::Charset::load(ocrforge::test::source_dir() + "/configs/dicts/en_dict.txt", true).num_classes(), 97);
 }
 
 TEST(ConfigSchema, UnknownKeyNamesFullPathAndClosestKey) {

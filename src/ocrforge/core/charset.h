@@ -3,6 +3,9 @@
 //   index 0            = blank
 //   index 1..n         = the dictionary's lines, in file order
 //   index n+1          = " " when use_space_char is true
+// A character listed twice (PaddleOCR's en_dict.txt ends with a " " line, and
+// use_space_char adds another) encodes to its LAST index, as PaddleOCR's
+// `self.dict[char] = i` loop does, so labels match models trained there.
 #pragma once
 #include <string>
 #include <unordered_map>
