@@ -9,6 +9,7 @@
 #include "ocrforge/train/loop/rec_trainer.h"
 #include "ocrforge/train/loop/rec_trainer_state.h"
 #include "ocrforge/train/loop/smoothed_value.h"
+#include "ocrforge/train/loop/step_agreement.h"
 #include "ocrforge/train/loop/stop_signal.h"
 #include "ocrforge/train/loop/train_log.h"
 #include "ocrforge/train/loop/training_curve.h"
@@ -84,12 +85,18 @@ TrainOutcome RecTrainer::train() {
       s.progress.global_step += 1;
 
       loss_avg.add(loss_value);
+      RecMetric m(opt_.ignore_space);
       if (opt_.cal_metric_during_train) {
-        RecMetric m(opt_.ignore_space);
         const auto texts = decode_logits(logits, s.charset);
         for (size_t i = 0; i < texts.size(); ++i) m.add(texts[i], batch.texts[i]);
-        acc_avg.add(m.acc());
-        ned_avg.add(m.norm_edit_dis());
+      }
+      // One collective: the stop flag (all ranks stop at the same step) and
+      // the metrics of the global batch.
+      const StepAgreement agreed =
+          comm_timed([&] { return agree_after_step(*comm_, stop_requested(), opt_.cal_metric_during_train ? &m : nullptr); });
+      if (opt_.cal_metric_during_train) {
+        acc_avg.add(agreed.acc);
+        ned_avg.add(agreed.norm_edit_dis);
       }
       reader_cost.add(s.train_loader->reader_wait_ms() / 1000.0);
       batch_cost.add(step_clock.elapsed_ms() / 1000.0);
@@ -116,8 +123,10 @@ TrainOutcome RecTrainer::train() {
       }
       if (on_step_) on_step_(s.progress.global_step, *s.model);
       maybe_evaluate();
-      if (comm_timed([&] { return comm_->any(stop_requested()); })) {  // all ranks stop at the same step
-        s.log->warning("signal " + std::to_string(stop_signal_number()) + " received: saving latest and stopping");
+      if (agreed.stop) {
+        s.log->warning(stop_signal_number() ? "signal " + std::to_string(stop_signal_number()) +
+                                                  " received: saving latest and stopping"
+                                            : std::string("another worker received a stop signal: saving latest and stopping"));
         save("latest");
         return TrainOutcome::Stopped;
       }
