@@ -3,10 +3,7 @@
 // one tiny training step per device and a 2-worker Gloo all-reduce (two
 // threads, each with its own process group, over 127.0.0.1), and ends with
 // one line: success, or the step that failed. Exit 0 / 1.
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <torch/version.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -17,6 +14,7 @@
 #include "commands.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/process_info.h"
+#include "ocrforge/core/tcp_port.h"
 #include "ocrforge/infer/ort_model.h"
 #include "ocrforge/train/dist/c10d_communicator.h"
 #include "ocrforge/train/models/ctc_loss.h"
@@ -53,22 +51,9 @@ void tiny_training_step(const torch::Device& device) {
   if (torch::equal(before, model->parameters().front().detach())) throw Error("the optimizer step changed nothing");
 }
 
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(a);
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-    throw Error("cannot find a free TCP port on 127.0.0.1");
-  close(fd);
-  return ntohs(a.sin_port);
-}
-
 // Rank r contributes gradients r + 1 (averaged: 1.5) and values {r + 1, 10}.
 std::string two_worker_allreduce() {
-  const int port = free_port();
+  const int port = free_loopback_port();
   auto worker = [port](int rank) {
     DistEnv env;
     env.rank = rank;

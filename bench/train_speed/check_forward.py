@@ -29,24 +29,18 @@ import torch
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rec_model import REPO, RecModel, load_dict  # noqa: E402
+from rec_model import (CPP_CHECKPOINT_MAGIC, REPO, RecModel, load_dict,  # noqa: E402
+                       read_cpp_checkpoint_blocks)
 
 
 def write_cpp_checkpoint(src, dst, state):
-    with open(src, "rb") as f:
-        data = f.read()
-    magic = b"OCRFCKPT1\n"
-    pos, blocks = len(magic), []
-    for _ in range(3):
-        (n,) = struct.unpack_from("<Q", data, pos)
-        pos += 8
-        blocks.append(data[pos:pos + n])
-        pos += n
+    """Copy of the C++ checkpoint `src` with its model weights replaced by `state`."""
+    blocks = read_cpp_checkpoint_blocks(src)
     buf = io.BytesIO()
     torch.save(state, buf)
     blocks[1] = buf.getvalue()
     with open(dst, "wb") as f:
-        f.write(magic)
+        f.write(CPP_CHECKPOINT_MAGIC)
         for b in blocks:
             f.write(struct.pack("<Q", len(b)))
             f.write(b)

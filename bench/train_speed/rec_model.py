@@ -333,19 +333,27 @@ def count_trainable(module):
     return sum(p.numel() for p in module.parameters() if p.requires_grad)
 
 
-def read_cpp_checkpoint(path):
+CPP_CHECKPOINT_MAGIC = b"OCRFCKPT1\n"
+
+
+def read_cpp_checkpoint_blocks(path):
     """OCRFCKPT1 container: magic line, then [u64 len][bytes] x 3 (json, model pickle, optimizer)."""
     with open(path, "rb") as f:
         data = f.read()
-    magic = b"OCRFCKPT1\n"
-    if not data.startswith(magic):
+    if not data.startswith(CPP_CHECKPOINT_MAGIC):
         raise SystemExit(f"{path}: not an ocrforge checkpoint")
-    pos, blocks = len(magic), []
+    pos, blocks = len(CPP_CHECKPOINT_MAGIC), []
     for _ in range(3):
         (n,) = struct.unpack_from("<Q", data, pos)
         pos += 8
         blocks.append(data[pos:pos + n])
         pos += n
+    return blocks
+
+
+def read_cpp_checkpoint(path):
+    """(header dict, model state dict) of a C++ checkpoint."""
+    blocks = read_cpp_checkpoint_blocks(path)
     header = json.loads(blocks[0])
     state = torch.load(io.BytesIO(blocks[1]))
     return header, state

@@ -12,6 +12,7 @@
 #include <csignal>
 #include <thread>
 
+#include "ocrforge/core/tcp_port.h"
 #include "test_support.h"
 #include "train/loop/trainer_fixture.h"
 
@@ -72,17 +73,6 @@ bool wait_for_text(const std::string& path, const std::string& text, double limi
   return false;
 }
 
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  socklen_t len = sizeof(a);
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a));
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
-}
-
 // A tiny task (16 crops, batch 4 per worker) and its config file.
 std::string tiny_cfg(const std::string& name, int epochs) {
   const auto task = test::make_tiny_task(name, 16);
@@ -100,7 +90,7 @@ std::string two_nodes(int port, const std::string& me, int timeout_s = 60) {
 
 TEST(LaunchCli, TwoNodesOnOneMachineTrainToTheEnd) {
   const std::string cfg = tiny_cfg("launch_2n", 2), root = test::fresh_dir("launch_2n_run");
-  const int port = free_port();
+  const int port = free_loopback_port();
   Launch a = start(root + "/a", two_nodes(port, "127.0.0.1"), cfg);
   Launch b = start(root + "/b", two_nodes(port, "127.0.0.2"), cfg);
   EXPECT_EQ(wait_exit(a, 180), 0) << a.out() << a.err();
@@ -119,7 +109,7 @@ TEST(LaunchCli, TwoNodesOnOneMachineTrainToTheEnd) {
 
 TEST(LaunchCli, AKilledWorkerStopsTheRunWithin30s) {
   const std::string cfg = tiny_cfg("launch_kill", 500), dir = test::fresh_dir("launch_kill_run");
-  Launch l = start(dir, "--nproc_per_node=2 --master_port=" + std::to_string(free_port()), cfg);
+  Launch l = start(dir, "--nproc_per_node=2 --master_port=" + std::to_string(free_loopback_port()), cfg);
   ASSERT_TRUE(wait_for_text(dir + "/out.txt", "global_step", 120)) << l.out() << l.err();
   const std::string out = l.out();
   const auto at = out.find("rank 1 pid ");
@@ -135,7 +125,7 @@ TEST(LaunchCli, AKilledWorkerStopsTheRunWithin30s) {
 
 TEST(LaunchCli, ANodeThatNeverJoinsEndsTheRunAfterTimeout) {
   const std::string cfg = tiny_cfg("launch_alone", 1), dir = test::fresh_dir("launch_alone_run");
-  const int port = free_port();
+  const int port = free_loopback_port();
   double s = 0;
   Launch first = start(dir + "/a", two_nodes(port, "127.0.0.1", 10), cfg);
   EXPECT_EQ(wait_exit(first, 40, &s), 1);
@@ -176,7 +166,7 @@ TEST(LaunchCli, ABusyPortIsNamed) {
 
 TEST(LaunchCli, NodesWithDifferentOverridesRefuseToTrain) {
   const std::string cfg = tiny_cfg("launch_diff", 1), root = test::fresh_dir("launch_diff_run");
-  const int port = free_port();
+  const int port = free_loopback_port();
   Launch a = start(root + "/a", two_nodes(port, "127.0.0.1"), cfg, "Global.epoch_num=1");
   Launch b = start(root + "/b", two_nodes(port, "127.0.0.2"), cfg, "Global.epoch_num=2");
   double sa = 0, sb = 0;
@@ -194,7 +184,7 @@ TEST(LaunchCli, NodesWithDifferentOverridesRefuseToTrain) {
 
 TEST(LaunchCli, SigtermStopsAllWorkersAndKeepsTheCheckpoint) {
   const std::string cfg = tiny_cfg("launch_term", 500), dir = test::fresh_dir("launch_term_run");
-  Launch l = start(dir, "--nproc_per_node=2 --master_port=" + std::to_string(free_port()), cfg);
+  Launch l = start(dir, "--nproc_per_node=2 --master_port=" + std::to_string(free_loopback_port()), cfg);
   ASSERT_TRUE(wait_for_text(dir + "/out.txt", "save model in", 120)) << l.out() << l.err();
   kill(l.pid, SIGTERM);
   double s = 0;
@@ -210,7 +200,7 @@ TEST(LaunchCli, SigtermStopsAllWorkersAndKeepsTheCheckpoint) {
 
 TEST(LaunchCli, WorkersOfAKilledLauncherStopAndSave) {
   const std::string cfg = tiny_cfg("launch_orphan", 500), dir = test::fresh_dir("launch_orphan_run");
-  Launch l = start(dir, "--nproc_per_node=2 --master_port=" + std::to_string(free_port()), cfg);
+  Launch l = start(dir, "--nproc_per_node=2 --master_port=" + std::to_string(free_loopback_port()), cfg);
   ASSERT_TRUE(wait_for_text(dir + "/out.txt", "global_step", 120)) << l.out() << l.err();
   const std::string out = l.out();
   std::vector<pid_t> pids;

@@ -10,6 +10,7 @@
 
 #include "ocrforge/core/atomic_file.h"
 #include "ocrforge/core/config_schema.h"
+#include "ocrforge/core/fnv1a.h"
 #include "ocrforge/core/text.h"
 
 namespace ocrforge {
@@ -331,12 +332,8 @@ std::string Config::to_yaml() const {
 void Config::save(const std::string& path) const { write_file_atomic(path, to_yaml()); }
 
 uint64_t Config::hash() const {
-  uint64_t h = 14695981039346656037ull;  // FNV-1a 64 offset basis
-  for (const unsigned char c : to_yaml()) {
-    h ^= c;
-    h *= 1099511628211ull;  // FNV-1a 64 prime
-  }
-  return h;
+  const std::string yaml = to_yaml();
+  return fnv1a64(yaml.data(), yaml.size());
 }
 
 }  // namespace ocrforge

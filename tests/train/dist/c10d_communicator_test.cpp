@@ -36,7 +36,7 @@ struct Net : torch::nn::Module {
 };
 
 TEST(C10dCommunicator, AveragesGradientsInBucketsAndBroadcastsFromRankZero) {
-  const int port = test::free_port(), world = 3;
+  const int port = free_loopback_port(), world = 3;
   const auto errors = test::run_ranks(world, [&](int rank) {
     C10dOptions o;
     o.bucket_bytes = 2000;  // a: 1200 B, b: 140 B, c: 4000 B (alone), d: float64
@@ -72,7 +72,7 @@ TEST(C10dCommunicator, AveragesGradientsInBucketsAndBroadcastsFromRankZero) {
 }
 
 TEST(C10dCommunicator, RendezvousNamesTheRanksThatNeverJoined) {
-  const int port = test::free_port();
+  const int port = free_loopback_port();
   const auto t0 = std::chrono::steady_clock::now();
   // World of 3, rank 2 never starts.
   const auto errors = test::run_ranks(2, [&](int rank) {
@@ -89,7 +89,7 @@ TEST(C10dCommunicator, RendezvousNamesTheRanksThatNeverJoined) {
 }
 
 TEST(C10dCommunicator, RefusesToTrainWhenFingerprintsDiffer) {
-  const int port = test::free_port();
+  const int port = free_loopback_port();
   const auto errors = test::run_ranks(2, [&](int rank) {
     make_c10d_communicator(test::loopback_env(rank, 2, port), fingerprint(rank, rank == 0 ? "0xaa" : "0xbb"));
   });
@@ -102,7 +102,7 @@ TEST(C10dCommunicator, RefusesToTrainWhenFingerprintsDiffer) {
 }
 
 TEST(C10dCommunicator, ReportsAnUnreachableStore) {
-  const int port = test::free_port();  // nobody hosts the store there
+  const int port = free_loopback_port();  // nobody hosts the store there
   try {
     make_c10d_communicator(test::loopback_env(1, 2, port, 1), fingerprint(1));
     FAIL() << "no error";

@@ -2,33 +2,15 @@
 // own TCPStore client and Gloo process group over 127.0.0.1 (Gloo and c10d
 // keep no per-process state that would make threads differ from processes).
 #pragma once
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <functional>
 #include <future>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "ocrforge/core/tcp_port.h"
 #include "ocrforge/train/dist/dist_env.h"
 
 namespace ocrforge::test {
-
-// A port nobody listens on right now (the kernel's pick for port 0).
-inline int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(a);
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-    throw std::runtime_error("no free port");
-  close(fd);
-  return ntohs(a.sin_port);
-}
 
 inline DistEnv loopback_env(int rank, int world, int port, double timeout_s = 30) {
   DistEnv e;

@@ -105,7 +105,7 @@ TEST(DistributedEquivalence, TwoWorkersOfBatchBMatchOneWorkerOfBatch2B) {
     for (auto& p : models[1]->parameters()) p.add_(0.5);
   }
   std::vector<TrainRun> ranks(2);
-  const int port = test::free_port();
+  const int port = free_loopback_port();
   const auto errors = test::run_ranks(2, [&](int r) {
     Fingerprint fp;
     fp.rank = r;

@@ -11,7 +11,7 @@ namespace ocrforge {
 namespace {
 
 TEST(StepAgreement, MetricsCoverTheGlobalBatchAndOneStopStopsAll) {
-  const int port = test::free_port(), world = 2;
+  const int port = free_loopback_port(), world = 2;
   const auto errors = test::run_ranks(world, [&](int rank) {
     Fingerprint f;
     f.rank = rank;

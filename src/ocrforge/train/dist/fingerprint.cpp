@@ -12,6 +12,7 @@
 
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/fnv1a.h"
 #include "ocrforge/version.h"
 
 namespace ocrforge {
@@ -85,14 +86,11 @@ const std::vector<std::string>& fingerprint_excluded_keys() {
 bool hash_file(const std::string& path, uint64_t* hash, uint64_t* size) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
-  uint64_t h = 14695981039346656037ull, n = 0;
+  uint64_t h = kFnv1a64Basis, n = 0;
   char buf[1 << 16];
   while (in.read(buf, sizeof(buf)) || in.gcount() > 0) {
     const auto got = static_cast<size_t>(in.gcount());
-    for (size_t i = 0; i < got; ++i) {
-      h ^= static_cast<unsigned char>(buf[i]);
-      h *= 1099511628211ull;
-    }
+    h = fnv1a64(buf, got, h);
     n += got;
   }
   *hash = h;

@@ -99,8 +99,9 @@ TrainOutcome RecTrainer::train() {
         ned_avg.add(agreed.norm_edit_dis);
       }
       reader_cost.add(s.train_loader->reader_wait_ms() / 1000.0);
-      batch_cost.add(step_clock.elapsed_ms() / 1000.0);
-      step_s += step_clock.elapsed_ms() / 1000.0;
+      const double step_seconds = step_clock.elapsed_ms() / 1000.0;
+      batch_cost.add(step_seconds);
+      step_s += step_seconds;
       samples.add(static_cast<double>(batch.texts.size()));
       s.train_loader->reset_reader_wait();
       step_clock.reset();
