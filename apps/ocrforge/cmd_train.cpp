@@ -1,5 +1,5 @@
 // `ocrforge train -c cfg.yml -o ...` and `ocrforge eval -c cfg.yml -o
-// Global.checkpoints=...`: recognition training and evaluation on LibTorch.
+// Global.checkpoints=...`: recognition and detection training and evaluation on LibTorch.
 // Exit codes: 0 done, 1 error or NaN loss, 130/143 stopped by SIGINT/SIGTERM
 // (after saving `latest`). Under `ocrforge launch` (WORLD_SIZE > 1) each
 // worker process runs this with the c10d communicator (docs/distributed.md).
@@ -12,7 +12,7 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/train/dist/c10d_communicator.h"
 #include "ocrforge/train/loop/allocator_tuning.h"
-#include "ocrforge/train/loop/rec_trainer.h"
+#include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/loop/stop_signal.h"
 #include "train_args.h"
 
@@ -44,7 +44,7 @@ int cmd_train(const Args& args) {
     std::cerr << "ocrforge train: rank " << comm->rank() << " of " << comm->world_size() << " joined"
               << (comm->is_main() ? "" : "; rank 0 writes the training log") << std::endl;
   }
-  RecTrainer trainer(std::move(config), TrainerMode::Train, std::move(comm));
+  Trainer trainer(std::move(config), TrainerMode::Train, std::move(comm));
   switch (trainer.train()) {
     case TrainOutcome::Completed: return 0;
     // A rank may stop because another rank got the signal: report SIGTERM then.
@@ -63,10 +63,11 @@ int cmd_eval(const Args& args) {
   Config c = load_config(t);
   if (c.get<std::string>("Global.checkpoints", "").empty() && c.get<std::string>("Global.pretrained_model", "").empty())
     throw UsageError("eval needs weights: -o Global.checkpoints=<save_model_dir>/best_accuracy");
-  RecTrainer trainer(std::move(c), TrainerMode::Eval);
-  const RecEvalResult r = trainer.evaluate();
-  std::printf("metric eval ***************\nacc: %.6f\nnorm_edit_dis: %.6f\nsamples: %ld\nfps: %.2f\n", r.acc,
-              r.norm_edit_dis, r.samples, r.seconds > 0 ? r.samples / r.seconds : 0.0);
+  Trainer trainer(std::move(c), TrainerMode::Eval);
+  const EvalMetrics r = trainer.evaluate();
+  std::printf("metric eval ***************\n");
+  for (const auto& [name, value] : r.values) std::printf("%s: %.6f\n", name.c_str(), value);
+  std::printf("samples: %ld\nfps: %.2f\n", r.samples, r.seconds > 0 ? r.samples / r.seconds : 0.0);
   return 0;
 }
 

@@ -17,9 +17,9 @@ Charset Charset::from_chars(std::vector<std::string> chars, bool use_space_char)
   return cs;
 }
 
-Charset Charset::load(const std::string& path, bool use_space_char) {
+Charset Charset::load(const std::string& path, bool use_space_char, const std::string& setting) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("character dictionary '" + path + "' cannot be read: check --rec_char_dict_path");
+  if (!in) throw Error("character dictionary '" + path + "' cannot be read: check " + setting);
   std::vector<std::string> chars;
   std::string line;
   while (std::getline(in, line)) {

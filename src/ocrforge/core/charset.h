@@ -15,9 +15,11 @@ namespace ocrforge {
 
 class Charset {
  public:
-  // Reads a dictionary file; throws Error naming the file when it is missing
-  // or has no characters.
-  static Charset load(const std::string& path, bool use_space_char);
+  // Reads a dictionary file; throws Error naming the file and `setting` (the
+  // flag or config key the path came from, so the user knows what to fix)
+  // when it is missing or has no characters.
+  static Charset load(const std::string& path, bool use_space_char,
+                      const std::string& setting = "--rec_char_dict_path");
   // Builds from an in-memory list (tests, synthetic data).
   static Charset from_chars(std::vector<std::string> chars, bool use_space_char);
 

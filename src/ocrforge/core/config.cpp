@@ -336,4 +336,24 @@ uint64_t Config::hash() const {
   return fnv1a64(yaml.data(), yaml.size());
 }
 
+static std::string number_text(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+void require_at_least(double value, double min, const std::string& key) {
+  if (!(value >= min)) throw UsageError(key + ": must be >= " + number_text(min) + " (got " + number_text(value) + ")");
+}
+
+void require_above(double value, double min, const std::string& key) {
+  if (!(value > min)) throw UsageError(key + ": must be > " + number_text(min) + " (got " + number_text(value) + ")");
+}
+
+void require_between(double value, double lo, double hi, const std::string& key) {
+  if (!(value >= lo && value <= hi))
+    throw UsageError(key + ": must be between " + number_text(lo) + " and " + number_text(hi) + " (got " +
+                     number_text(value) + ")");
+}
+
 }  // namespace ocrforge

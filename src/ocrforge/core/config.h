@@ -120,6 +120,25 @@ class Config {
   std::string origin_;
 };
 
+// Reads `key` of the map `map` (found at config path `path`, e.g.
+// "Optimizer.lr") into *out when it is present and not null; false when
+// absent. UsageError naming "path.key" on a wrong kind. The one typed reader
+// for config sub-trees (Config::get is the same for whole-config paths).
+template <typename T>
+bool read_key(const YAML::Node& map, const std::string& path, const std::string& key, T* out) {
+  if (!map || !map.IsMap()) return false;
+  const YAML::Node n = map[key];
+  if (!n || n.IsNull()) return false;
+  *out = config_detail::convert<T>(n, path.empty() ? key : path + "." + key);
+  return true;
+}
+
+// Value ranges of numeric config keys: UsageError "Global.epoch_num: must be
+// >= 1 (got -1)" when out of range, so nonsense never trains silently.
+void require_at_least(double value, double min, const std::string& key);
+void require_above(double value, double min, const std::string& key);
+void require_between(double value, double lo, double hi, const std::string& key);
+
 // Declared here too so that `#include "ocrforge/core/config.h"` is enough to save files.
 void write_file_atomic(const std::string& path, const std::string& bytes);
 

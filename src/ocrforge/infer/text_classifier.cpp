@@ -4,7 +4,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
-#include "ocrforge/infer/aspect_order.h"
+#include "ocrforge/vision/aspect_order.h"
 #include "ocrforge/vision/crop.h"
 #include "ocrforge/vision/rec_resize.h"
 

@@ -137,5 +137,15 @@ TEST(RecDataConfig, ConfigMistakesNameTheKey) {
   EXPECT_NE(m.find("Train.dataset.label_file_list"), std::string::npos) << m;
 }
 
+// The schema check accepts 1/0 for booleans; the data reader must accept
+// what the schema accepted (it used to reject `-o Train.loader.shuffle=1`).
+TEST(RecDataConfig, LoaderBooleansAcceptWhatTheSchemaAccepts) {
+  const RecDataSetup s = rec_data_from_yaml(
+      YAML::Load(train_section("", "  shuffle: 0\n  drop_last: 1\n  batch_size_per_card: 2\n")), "Train",
+      test::toy_charset(), 25, 1024, true);
+  EXPECT_FALSE(s.loader.shuffle);
+  EXPECT_TRUE(s.loader.drop_last);
+}
+
 }  // namespace
 }  // namespace ocrforge

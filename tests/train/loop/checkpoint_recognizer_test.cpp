@@ -8,7 +8,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
-#include "ocrforge/train/loop/rec_trainer.h"
+#include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/vision/rec_metric.h"
 #include "trainer_fixture.h"
 
@@ -17,9 +17,9 @@ using namespace ocrforge;
 TEST(CheckpointRecognizer, AgreesWithTrainerEvaluation) {
   auto t = test::make_tiny_task("ckpt_rec", 32);
   Config c = Config::from_string(test::tiny_config(t, 30, 16));
-  RecTrainer trainer(c);
+  Trainer trainer(c);
   ASSERT_EQ(trainer.train(), TrainOutcome::Completed);
-  const RecEvalResult eval = trainer.evaluate();
+  const EvalMetrics eval = trainer.evaluate();
 
   ASSERT_TRUE(is_checkpoint_path(t.save_dir));
   CheckpointRecognizer rec(t.save_dir, 2);
@@ -36,8 +36,8 @@ TEST(CheckpointRecognizer, AgreesWithTrainerEvaluation) {
   auto results = rec.recognize(crops);
   RecMetric m;
   for (size_t i = 0; i < crops.size(); ++i) m.add(results[i].text, truth[i]);
-  EXPECT_DOUBLE_EQ(m.acc(), eval.acc);
-  EXPECT_DOUBLE_EQ(m.norm_edit_dis(), eval.norm_edit_dis);
+  EXPECT_DOUBLE_EQ(m.acc(), eval.get("acc"));
+  EXPECT_DOUBLE_EQ(m.norm_edit_dis(), eval.get("norm_edit_dis"));
 }
 
 TEST(CheckpointRecognizer, FolderWithoutCheckpointIsAnError) {

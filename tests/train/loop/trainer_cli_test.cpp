@@ -76,3 +76,22 @@ TEST(TrainCli, ConfigMistakesExitTwoNamingTheKey) {
   EXPECT_EQ(m.exit_code, 2);  // a config that cannot be read is a usage error
   EXPECT_NE(m.err.find("missing.yml"), std::string::npos) << m.err;
 }
+
+// Nonsense values, wrong kinds and a missing dictionary are usage errors
+// naming the config key (not an inference flag, not "internal error").
+TEST(TrainCli, NonsenseValuesExitTwoNamingTheKey) {
+  auto t = test::make_tiny_task("cli_ranges", 4);
+  const std::string cfg = write_config(t, 1);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"Global.epoch_num=-1", "Global.epoch_num: must be >= 1"},
+      {"Optimizer.lr.learning_rate=-1", "Optimizer.lr.learning_rate: must be > 0"},
+      {"Optimizer.name=AdamW Optimizer.one_dim_param_no_weight_decay=maybe", "Optimizer.one_dim_param_no_weight_decay"},
+      {"Global.character_dict_path=" + t.dir + "/no_dict.txt", "Global.character_dict_path"},
+  };
+  for (const auto& [overrides, expected] : cases) {
+    auto r = test::run_command(test::binary() + " train -c " + cfg + " -o " + overrides, t.dir);
+    EXPECT_NE(r.exit_code, 0) << overrides;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << overrides << ": " << r.err;
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  }
+}

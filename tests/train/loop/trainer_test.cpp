@@ -1,5 +1,5 @@
 // The recognition trainer end to end on a tiny task (label: slow).
-#include "ocrforge/train/loop/rec_trainer.h"
+#include "ocrforge/train/loop/trainer.h"
 
 #include <gtest/gtest.h>
 
@@ -23,34 +23,34 @@ static Config config_for(const test::TinyTask& t, int epochs, int batch, std::ve
   return c;
 }
 
-TEST(RecTrainer, OverfitsTinyTaskToFullAccuracy) {
+TEST(Trainer, OverfitsTinyTaskToFullAccuracy) {
   auto t = test::make_tiny_task("overfit", 64);
-  RecTrainer trainer(config_for(t, 80, 16));  // 320 steps; train acc reaches 1.0 near step 210
+  Trainer trainer(config_for(t, 80, 16));  // 320 steps; train acc reaches 1.0 near step 210
   ASSERT_EQ(trainer.train(), TrainOutcome::Completed);
-  RecEvalResult r = trainer.evaluate();
+  EvalMetrics r = trainer.evaluate();
   EXPECT_EQ(r.samples, 64);
-  EXPECT_DOUBLE_EQ(r.acc, 1.0) << "norm_edit_dis " << r.norm_edit_dis;
+  EXPECT_DOUBLE_EQ(r.get("acc"), 1.0) << "norm_edit_dis " << r.get("norm_edit_dis");
   EXPECT_TRUE(fs::exists(t.save_dir + "/latest.ckpt"));
   EXPECT_TRUE(fs::exists(t.save_dir + "/config.yml"));
   EXPECT_NE(test::read_text(t.save_dir + "/train.log").find("global_step: 320"), std::string::npos);
 }
 
-TEST(RecTrainer, ResumeEqualsUninterruptedRun) {
+TEST(Trainer, ResumeEqualsUninterruptedRun) {
   auto t = test::make_tiny_task("resume", 32);
   const std::string straight = t.dir + "/straight", split = t.dir + "/split";
   {
-    RecTrainer a(config_for(t, 2, 8, {"Global.save_model_dir=" + straight}));
+    Trainer a(config_for(t, 2, 8, {"Global.save_model_dir=" + straight}));
     ASSERT_EQ(a.train(), TrainOutcome::Completed);
   }
   {
     // Interrupted mid-epoch 2 (step 6 of 8), as SIGTERM would, then resumed.
-    RecTrainer b(config_for(t, 2, 8, {"Global.save_model_dir=" + split}));
+    Trainer b(config_for(t, 2, 8, {"Global.save_model_dir=" + split}));
     b.set_step_callback([](long step, torch::nn::Module&) {
       if (step == 6) request_stop(SIGTERM);
     });
     ASSERT_EQ(b.train(), TrainOutcome::Stopped);
     clear_stop_request();
-    RecTrainer c(config_for(t, 2, 8, {"Global.save_model_dir=" + split, "Global.checkpoints=" + split + "/latest"}));
+    Trainer c(config_for(t, 2, 8, {"Global.save_model_dir=" + split, "Global.checkpoints=" + split + "/latest"}));
     ASSERT_EQ(c.train(), TrainOutcome::Completed);
   }
   const Config cfg = config_for(t, 2, 8);
@@ -67,9 +67,9 @@ TEST(RecTrainer, ResumeEqualsUninterruptedRun) {
   }
 }
 
-TEST(RecTrainer, NanLossStopsAndKeepsLastGoodCheckpoint) {
+TEST(Trainer, NanLossStopsAndKeepsLastGoodCheckpoint) {
   auto t = test::make_tiny_task("nan", 16);
-  RecTrainer trainer(config_for(t, 3, 8));
+  Trainer trainer(config_for(t, 3, 8));
   trainer.set_step_callback([](long step, torch::nn::Module& model) {
     if (step == 3) {  // epoch 2: poison the weights
       torch::NoGradGuard g;
@@ -84,14 +84,14 @@ TEST(RecTrainer, NanLossStopsAndKeepsLastGoodCheckpoint) {
   EXPECT_NE(test::read_text(t.save_dir + "/train.log").find("training stopped"), std::string::npos);
 }
 
-TEST(RecTrainer, CheckpointOfOtherArchitectureIsRejectedWithKeys) {
+TEST(Trainer, CheckpointOfOtherArchitectureIsRejectedWithKeys) {
   auto t = test::make_tiny_task("mismatch", 8);
   {
-    RecTrainer a(config_for(t, 1, 8));
+    Trainer a(config_for(t, 1, 8));
     ASSERT_EQ(a.train(), TrainOutcome::Completed);
   }
   try {
-    RecTrainer b(config_for(t, 1, 8, {"Architecture.Neck.hidden_size=16", "Global.checkpoints=" + t.save_dir + "/latest"}));
+    Trainer b(config_for(t, 1, 8, {"Architecture.Neck.hidden_size=16", "Global.checkpoints=" + t.save_dir + "/latest"}));
     FAIL() << "expected an error";
   } catch (const Error& e) {
     const std::string msg = e.what();
@@ -100,9 +100,9 @@ TEST(RecTrainer, CheckpointOfOtherArchitectureIsRejectedWithKeys) {
   }
 }
 
-TEST(RecTrainer, EvaluationWritesMetricsAndCurve) {
+TEST(Trainer, EvaluationWritesMetricsAndCurve) {
   auto t = test::make_tiny_task("evalrecord", 16);
-  RecTrainer trainer(config_for(t, 2, 8, {"Global.eval_batch_step=[0, 2]"}));
+  Trainer trainer(config_for(t, 2, 8, {"Global.eval_batch_step=[0, 2]"}));
   ASSERT_EQ(trainer.train(), TrainOutcome::Completed);
   const std::string metrics = test::read_text(t.save_dir + "/metrics.jsonl");
   EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 2);  // steps 2 and 4
@@ -113,14 +113,14 @@ TEST(RecTrainer, EvaluationWritesMetricsAndCurve) {
   EXPECT_NE(log.find("best metric, acc:"), std::string::npos);
 }
 
-TEST(RecTrainer, PretrainedLoadsWeightsOnlyAndReportsSkips) {
+TEST(Trainer, PretrainedLoadsWeightsOnlyAndReportsSkips) {
   auto t = test::make_tiny_task("pretrained", 8);
   {
-    RecTrainer a(config_for(t, 1, 8));
+    Trainer a(config_for(t, 1, 8));
     ASSERT_EQ(a.train(), TrainOutcome::Completed);
   }
   const std::string other = t.dir + "/other";
-  RecTrainer b(config_for(t, 1, 8, {"Global.save_model_dir=" + other, "Architecture.Neck.hidden_size=16",
+  Trainer b(config_for(t, 1, 8, {"Global.save_model_dir=" + other, "Architecture.Neck.hidden_size=16",
                                     "Global.pretrained_model=" + t.save_dir + "/latest"}));
   ASSERT_EQ(b.train(), TrainOutcome::Completed);
   const std::string log = test::read_text(other + "/train.log");

@@ -61,3 +61,19 @@ TEST(RecParamCount, CrnnMobileNetV3Small) {
 TEST(RecParamCount, CrnnMobileNetV3Large) {
   EXPECT_EQ(count(crnn("large", 96, 37)).total, 1451787);  // rec_mv3_none_bilstm_ctc (36 chars + blank)
 }
+
+// Scale is a double as in PaddleOCR: make_divisible(0.35 * 240) is 88 there;
+// 0.35 kept in a float (0.3499999) built 80, so PaddleOCR weights did not fit.
+TEST(RecParamCount, ScaleIsADoubleAsInPaddleOcr) {
+  RecArchSpec s = crnn("large", 48, 37);
+  s.backbone.scale = 0.35;
+  RecModel m(s);
+  int with_88 = 0, with_80 = 0;
+  for (const auto& p : m->named_parameters()) {
+    if (p.value().dim() != 4) continue;
+    with_88 += p.value().size(0) == 88;
+    with_80 += p.value().size(0) == 80;
+  }
+  EXPECT_GT(with_88, 0);
+  EXPECT_EQ(with_80, 0);
+}

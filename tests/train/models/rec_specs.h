@@ -15,7 +15,7 @@ inline BackboneSpec v1_ppocrv3(float scale = 0.25f) {
 }
 
 // MobileNetV1Enhance with PaddleOCR's constructor defaults (stride 1, max pool).
-inline BackboneSpec v1_defaults(float scale = 0.25f) {
+inline BackboneSpec v1_defaults(double scale = 0.25) {
   BackboneSpec b;
   b.scale = scale;
   b.last_conv_stride = {1, 1};
@@ -25,7 +25,7 @@ inline BackboneSpec v1_defaults(float scale = 0.25f) {
 }
 
 inline BackboneSpec mv3(const std::string& model_name, std::vector<int> small_stride = {2, 2, 2, 2},
-                        float scale = 0.35f) {
+                        double scale = 0.35) {
   BackboneSpec b;
   b.name = "MobileNetV3";
   b.model_name = model_name;

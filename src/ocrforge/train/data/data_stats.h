@@ -1,6 +1,11 @@
-// Counts of what the recognition data pipeline dropped or replaced, so the
+// Counts of what a data pipeline dropped, replaced or repaired, so the
 // trainer can log them (PaddleOCR logs each failure; we count by reason).
+// The named fields are the recognition pipeline's; other tasks add their own
+// reasons under `other` (e.g. "invalid polygons"), so the loader and the
+// trainer stay task-free.
 #pragma once
+#include <map>
+#include <string>
 
 namespace ocrforge {
 
@@ -10,8 +15,9 @@ struct DataStats {
   long dropped_chars = 0;   // characters not in the dictionary, removed from labels
   long too_long = 0;        // label longer than max_text_length -> replaced
   long empty_label = 0;     // label empty (before or after dropping) -> replaced
+  std::map<std::string, long> other;  // task-specific reason -> count
 
-  // Samples that were replaced by another one, for all reasons.
+  // Samples that were replaced by another one, for the named reasons.
   long replaced() const { return missing_images + undecodable + too_long + empty_label; }
 
   DataStats& operator+=(const DataStats& o) {
@@ -20,7 +26,18 @@ struct DataStats {
     dropped_chars += o.dropped_chars;
     too_long += o.too_long;
     empty_label += o.empty_label;
+    for (const auto& [k, v] : o.other) other[k] += v;
     return *this;
+  }
+
+  // One line for the training log: "3 missing images, 0 undecodable, ...".
+  std::string describe() const {
+    std::string s = std::to_string(missing_images) + " missing images, " + std::to_string(undecodable) +
+                    " undecodable, " + std::to_string(too_long) + " too long, " + std::to_string(empty_label) +
+                    " empty labels (replaced); " + std::to_string(dropped_chars) +
+                    " characters not in the dictionary dropped";
+    for (const auto& [k, v] : other) s += "; " + std::to_string(v) + " " + k;
+    return s;
   }
 };
 

@@ -7,23 +7,18 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
 
 namespace ocrforge::data_yaml {
 
-template <typename T>
-T read(const YAML::Node& node, const std::string& path, const char* expected) {
-  try {
-    return node.as<T>();
-  } catch (const YAML::Exception&) {
-    throw UsageError("config key '" + path + "': expected " + expected);
-  }
-}
-
-inline double number(const YAML::Node& n, const std::string& path) { return read<double>(n, path, "a number"); }
-inline int integer(const YAML::Node& n, const std::string& path) { return read<int>(n, path, "an integer"); }
-inline bool boolean(const YAML::Node& n, const std::string& path) { return read<bool>(n, path, "true or false"); }
+// The config layer's typed conversion (config.h), so the data sections
+// accept exactly what the schema check accepted (`shuffle: 1`, `1e-3`) and
+// name the key the same way.
+inline double number(const YAML::Node& n, const std::string& path) { return config_detail::convert<double>(n, path); }
+inline int integer(const YAML::Node& n, const std::string& path) { return config_detail::convert<int>(n, path); }
+inline bool boolean(const YAML::Node& n, const std::string& path) { return config_detail::convert<bool>(n, path); }
 inline std::string string(const YAML::Node& n, const std::string& path) {
   if (!n.IsScalar()) throw UsageError("config key '" + path + "': expected a single value");
   return n.Scalar();

@@ -75,3 +75,20 @@ RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats) co
 }
 
 }  // namespace ocrforge
+
+namespace ocrforge {
+
+Sample RecDataset::load_sample(size_t index, uint64_t rng_seed, DataStats* stats) const {
+  RecSample r = load(index, rng_seed, stats);
+  const auto& shape = transforms_.image_shape;
+  Sample s;
+  s.tensors["image"] = torch::from_blob(r.image.data(), {shape[0], shape[1], shape[2]}, torch::kFloat32).clone();
+  s.tensors["label"] = torch::from_blob(r.label.data(), {static_cast<int64_t>(r.label.size())}, torch::kInt64).clone();
+  s.tensors["length"] = torch::tensor(r.length, torch::kInt64);
+  s.tensors["valid_ratio"] = torch::tensor(r.valid_ratio, torch::kFloat32);
+  s.text = std::move(r.text);
+  s.path = std::move(r.path);
+  return s;
+}
+
+}  // namespace ocrforge

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ocrforge/train/data/data_stats.h"
+#include "ocrforge/train/data/dataset.h"
 #include "ocrforge/train/data/rec_label_list.h"
 #include "ocrforge/train/data/rec_transforms.h"
 
@@ -23,7 +24,7 @@ struct RecSample {
   size_t index = 0;             // the sample actually loaded (differs from the request when replaced)
 };
 
-class RecDataset {
+class RecDataset : public Dataset {
  public:
   // Replacement policy when a sample fails: `random_replacement` (training)
   // draws another index from the sample's seed; otherwise (evaluation) the
@@ -32,7 +33,7 @@ class RecDataset {
   // Reads the label files (read_rec_label_list), then as above.
   RecDataset(const RecLabelListSpec& list, RecTransformSpec transforms, bool random_replacement);
 
-  size_t size() const { return samples_.size(); }
+  size_t size() const override { return samples_.size(); }
   const RecLabel& entry(size_t i) const { return samples_.at(i); }
   const RecTransformSpec& transforms() const { return transforms_; }
 
@@ -44,6 +45,10 @@ class RecDataset {
   // kMaxAttempts failures in a row (a data set that is broken as a whole).
   // Thread-safe: const and free of shared mutable state.
   RecSample load(size_t index, uint64_t rng_seed, DataStats* stats) const;
+
+  // load() as named tensors for the task-free loader: image (C x H x W
+  // float), label (max_text_length int64), length and valid_ratio (scalars).
+  Sample load_sample(size_t index, uint64_t rng_seed, DataStats* stats) const override;
 
   static constexpr int kMaxAttempts = 100;
 

@@ -1,204 +1,43 @@
-// RecDataLoader: worker threads build whole batches into slots keyed by batch
-// index; next() takes the slots in index order. Worker w builds batches
-// w, w + W, w + 2W, ... and may run at most W * prefetch batches ahead of the
-// consumer, which bounds memory without ever blocking the batch next() needs.
 #include "ocrforge/train/data/rec_loader.h"
 
-#include <chrono>
-#include <condition_variable>
-#include <cstring>
-#include <exception>
-#include <map>
-#include <mutex>
-#include <thread>
-
 #include "ocrforge/core/error.h"
-#include "ocrforge/train/data/data_rng.h"
 
 namespace ocrforge {
 
-namespace {
-
-struct LoadedBatch {
-  RecBatch batch;
-  DataStats stats;
-};
-
-RecBatch collate(std::vector<RecSample>& samples, const RecTransformSpec& t) {
-  const int64_t n = static_cast<int64_t>(samples.size());
-  const auto& s = t.image_shape;
-  RecBatch b;
-  b.images = torch::empty({n, s[0], s[1], s[2]}, torch::kFloat32);
-  b.labels = torch::empty({n, t.max_text_length}, torch::kInt64);
-  b.lengths = torch::empty({n}, torch::kInt64);
-  b.valid_ratios = torch::empty({n}, torch::kFloat32);
-  const size_t plane = static_cast<size_t>(s[0]) * s[1] * s[2];
-  float* img = b.images.data_ptr<float>();
-  int64_t* lab = b.labels.data_ptr<int64_t>();
-  int64_t* len = b.lengths.data_ptr<int64_t>();
-  float* ratio = b.valid_ratios.data_ptr<float>();
-  for (int64_t i = 0; i < n; ++i) {
-    RecSample& r = samples[static_cast<size_t>(i)];
-    std::memcpy(img + i * plane, r.image.data(), plane * sizeof(float));
-    std::memcpy(lab + i * t.max_text_length, r.label.data(), static_cast<size_t>(t.max_text_length) * sizeof(int64_t));
-    len[i] = r.length;
-    ratio[i] = r.valid_ratio;
-    b.texts.push_back(std::move(r.text));
-    b.paths.push_back(std::move(r.path));
-  }
-  return b;
+RecBatch to_rec_batch(Batch&& b) {
+  RecBatch r;
+  r.images = b.at("image");
+  r.labels = b.at("label");
+  r.lengths = b.at("length");
+  r.valid_ratios = b.at("valid_ratio");
+  r.texts = std::move(b.texts);
+  r.paths = std::move(b.paths);
+  return r;
 }
 
-}  // namespace
-
-struct RecDataLoader::Impl {
-  const RecDataset* dataset = nullptr;
-  LoaderSpec spec;
-  uint64_t seed = 0;
-  std::shared_ptr<Sampler> sampler;
-
-  bool started = false;
-  int epoch = 0;
-  std::vector<size_t> order;  // this epoch's dataset indices
-  size_t num_batches = 0;
-  size_t next_batch = 0;      // the batch next() hands out next
-
-  std::mutex mu;
-  std::condition_variable cv;
-  std::map<size_t, LoadedBatch> ready;  // batch index -> built batch
-  bool stop = false;
-  std::exception_ptr error;  // the first worker failure, for batch error_batch
-  size_t error_batch = 0;
-  std::vector<std::thread> workers;
-
-  DataStats stats;
-  double wait_ms = 0.0;
-
-  size_t count_batches(size_t samples) const {
-    const size_t bs = static_cast<size_t>(spec.batch_size);
-    return spec.drop_last ? samples / bs : (samples + bs - 1) / bs;
-  }
-
-  LoadedBatch build(size_t b) const {
-    const size_t bs = static_cast<size_t>(spec.batch_size);
-    const size_t begin = b * bs, end = std::min(order.size(), begin + bs);
-    LoadedBatch out;
-    std::vector<RecSample> samples;
-    samples.reserve(end - begin);
-    for (size_t i = begin; i < end; ++i) {
-      const size_t idx = order[i];
-      const uint64_t sample_seed = data_seed({seed, static_cast<uint64_t>(epoch), idx});
-      samples.push_back(dataset->load(idx, sample_seed, &out.stats));
-    }
-    out.batch = collate(samples, dataset->transforms());
-    return out;
-  }
-
-  void worker(size_t w, size_t num_workers) {
-    const size_t ahead = num_workers * static_cast<size_t>(std::max(1, spec.prefetch_per_worker));
-    for (size_t b = w; b < num_batches; b += num_workers) {
-      {
-        std::unique_lock<std::mutex> lk(mu);
-        cv.wait(lk, [&] { return stop || b < next_batch + ahead; });
-        if (stop) return;
-      }
-      LoadedBatch loaded;
-      try {
-        loaded = build(b);
-      } catch (...) {
-        std::lock_guard<std::mutex> lk(mu);
-        if (!error || b < error_batch) {
-          error = std::current_exception();
-          error_batch = b;
-        }
-        cv.notify_all();
-        return;
-      }
-      std::lock_guard<std::mutex> lk(mu);
-      ready.emplace(b, std::move(loaded));
-      cv.notify_all();
-    }
-  }
-
-  void stop_workers() {
-    {
-      std::lock_guard<std::mutex> lk(mu);
-      stop = true;
-    }
-    cv.notify_all();
-    for (auto& t : workers) t.join();
-    workers.clear();
-    ready.clear();
-    stop = false;
-    error = nullptr;
-  }
-};
+static std::shared_ptr<RecDataset> checked(std::shared_ptr<RecDataset> d) {
+  if (!d) throw Error("RecDataLoader: no dataset");
+  return d;
+}
 
 RecDataLoader::RecDataLoader(std::shared_ptr<RecDataset> dataset, LoaderSpec spec, uint64_t seed,
                              std::shared_ptr<Sampler> sampler)
-    : dataset_(std::move(dataset)), spec_(spec), impl_(std::make_unique<Impl>()) {
-  if (!dataset_) throw Error("RecDataLoader: no dataset");
-  if (spec_.batch_size < 1) throw Error("RecDataLoader: batch_size_per_card must be at least 1");
-  if (spec_.num_workers < 0) throw Error("RecDataLoader: num_workers must not be negative");
-  impl_->dataset = dataset_.get();
-  impl_->spec = spec_;
-  impl_->seed = seed;
-  impl_->sampler = sampler ? std::move(sampler)
-                           : (spec_.shuffle ? make_shuffle_sampler(seed) : make_sequential_sampler());
-}
+    : dataset_(checked(std::move(dataset))), loader_(dataset_, spec, seed, std::move(sampler)) {}
 
-RecDataLoader::~RecDataLoader() { impl_->stop_workers(); }
+RecDataLoader::~RecDataLoader() = default;
 
-void RecDataLoader::start_epoch(int epoch) {
-  Impl& m = *impl_;
-  m.stop_workers();
-  m.epoch = epoch;
-  m.order = m.sampler->epoch_indices(dataset_->size(), epoch);
-  for (size_t i : m.order)
-    if (i >= dataset_->size()) throw Error("RecDataLoader: the sampler returned an index out of range");
-  m.num_batches = m.count_batches(m.order.size());
-  m.next_batch = 0;
-  m.started = true;
-  const size_t w = static_cast<size_t>(spec_.num_workers);
-  for (size_t i = 0; i < w; ++i) m.workers.emplace_back([&m, i, w] { m.worker(i, w); });
-}
+void RecDataLoader::start_epoch(int epoch) { loader_.start_epoch(epoch); }
 
 bool RecDataLoader::next(RecBatch* batch) {
-  Impl& m = *impl_;
-  if (!m.started) start_epoch(0);
-  if (m.next_batch >= m.num_batches) return false;
-  const auto t0 = std::chrono::steady_clock::now();
-  LoadedBatch loaded;
-  if (m.workers.empty()) {
-    loaded = m.build(m.next_batch);
-  } else {
-    std::unique_lock<std::mutex> lk(m.mu);
-    // A failure surfaces when its batch is due, so batches before it still
-    // come out, as with 0 workers.
-    m.cv.wait(lk, [&] { return m.ready.count(m.next_batch) > 0 || (m.error && m.error_batch <= m.next_batch); });
-    auto it = m.ready.find(m.next_batch);
-    if (it == m.ready.end()) std::rethrow_exception(m.error);
-    loaded = std::move(it->second);
-    m.ready.erase(it);
-  }
-  {
-    std::lock_guard<std::mutex> lk(m.mu);
-    ++m.next_batch;
-  }
-  m.cv.notify_all();  // a worker may now run further ahead
-  m.stats += loaded.stats;
-  *batch = std::move(loaded.batch);
-  m.wait_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  Batch b;
+  if (!loader_.next(&b)) return false;
+  *batch = to_rec_batch(std::move(b));
   return true;
 }
 
-size_t RecDataLoader::batches_per_epoch() const {
-  if (impl_->started) return impl_->num_batches;
-  return impl_->count_batches(impl_->sampler->epoch_indices(dataset_->size(), 0).size());
-}
-
-DataStats RecDataLoader::stats() const { return impl_->stats; }
-double RecDataLoader::reader_wait_ms() const { return impl_->wait_ms; }
-void RecDataLoader::reset_reader_wait() { impl_->wait_ms = 0.0; }
+size_t RecDataLoader::batches_per_epoch() const { return loader_.batches_per_epoch(); }
+DataStats RecDataLoader::stats() const { return loader_.stats(); }
+double RecDataLoader::reader_wait_ms() const { return loader_.reader_wait_ms(); }
+void RecDataLoader::reset_reader_wait() { loader_.reset_reader_wait(); }
 
 }  // namespace ocrforge

@@ -1,12 +1,6 @@
-// Batches of recognition samples, loaded by worker threads ahead of the
-// trainer (PaddleOCR's DataLoader with batch_size_per_card / shuffle /
-// drop_last / num_workers).
-//
-// Determinism: an epoch's order depends only on the sampler (by default
-// (seed, epoch)); sample i's augmentation only on (seed, epoch, i); workers
-// fill batch slots by batch index and next() hands them out in order. The
-// batches are therefore identical for any num_workers, and epoch e after a
-// resume equals epoch e of an uninterrupted run.
+// Batches of recognition samples as typed RecBatch: a thin view over the
+// task-free BatchLoader (batch_loader.h, which has the threading and
+// determinism rules) for code that wants named fields instead of a TensorMap.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -15,6 +9,7 @@
 
 #include <torch/torch.h>
 
+#include "ocrforge/train/data/batch_loader.h"
 #include "ocrforge/train/data/data_stats.h"
 #include "ocrforge/train/data/rec_dataset.h"
 #include "ocrforge/train/data/sampler.h"
@@ -29,13 +24,10 @@ struct RecBatch {
   std::vector<std::string> texts, paths;  // label text (without dropped characters), image path
 };
 
-struct LoaderSpec {
-  int batch_size = 16;          // batch_size_per_card
-  bool shuffle = true;          // default sampler: shuffle (seed, epoch) or sequential
-  bool drop_last = true;        // drop the last, incomplete batch
-  int num_workers = 0;          // 0: load in the calling thread
-  int prefetch_per_worker = 2;  // batches each worker may hold ready ahead of next()
-};
+// The named tensors of a recognition Batch (RecDataset::load_sample's names)
+// as a RecBatch; Error when one is missing.
+RecBatch to_rec_batch(Batch&& batch);
+
 
 class RecDataLoader {
  public:
@@ -64,13 +56,12 @@ class RecDataLoader {
   void reset_reader_wait();
 
   const RecDataset& dataset() const { return *dataset_; }
-  const LoaderSpec& spec() const { return spec_; }
+  const LoaderSpec& spec() const { return loader_.spec(); }
+  BatchLoader& batches() { return loader_; }
 
  private:
-  struct Impl;
   std::shared_ptr<RecDataset> dataset_;
-  LoaderSpec spec_;
-  std::unique_ptr<Impl> impl_;
+  BatchLoader loader_;
 };
 
 }  // namespace ocrforge

@@ -11,7 +11,7 @@
 
 #include "ocrforge/train/dist/dist_env.h"
 #include "ocrforge/train/dist/fingerprint.h"
-#include "ocrforge/train/loop/communicator.h"
+#include "ocrforge/train/dist/communicator.h"
 
 namespace ocrforge {
 

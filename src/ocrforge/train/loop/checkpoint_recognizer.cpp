@@ -9,7 +9,7 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
-#include "ocrforge/infer/aspect_order.h"
+#include "ocrforge/vision/aspect_order.h"
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/models/rec_model.h"
 #include "ocrforge/vision/rec_resize.h"
@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace ocrforge {
 
-static std::string resolve(const std::string& path) {
+std::string resolve_checkpoint(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     for (const char* name : {"best_accuracy.ckpt", "latest.ckpt"})
@@ -41,8 +41,11 @@ static int image_height(const YAML::Node& root) {
     const YAML::Node t = root[section]["dataset"]["transforms"];
     if (!t || !t.IsSequence()) continue;
     for (const auto& item : t)
-      if (item["RecResizeImg"] && item["RecResizeImg"]["image_shape"])
-        return item["RecResizeImg"]["image_shape"][1].as<int>();
+      if (item["RecResizeImg"] && item["RecResizeImg"]["image_shape"]) {
+        const auto shape = config_detail::convert<std::vector<int>>(
+            item["RecResizeImg"]["image_shape"], std::string(section) + ".dataset.transforms.RecResizeImg.image_shape");
+        if (shape.size() == 3) return shape[1];
+      }
   }
   return 48;
 }
@@ -54,13 +57,17 @@ struct CheckpointRecognizer::Impl {
 };
 
 CheckpointRecognizer::CheckpointRecognizer(const std::string& checkpoint, int num_threads, int batch_num)
-    : impl_(std::make_unique<Impl>()), path_(resolve(checkpoint)) {
+    : impl_(std::make_unique<Impl>()), path_(resolve_checkpoint(checkpoint)) {
   at::set_num_threads(std::max(1, num_threads));
   // The stored config is read first so the model is built to fit the weights.
   const std::string yaml = read_checkpoint_config(path_);
   const Config cfg = Config::from_string(yaml, path_);
+  const std::string type = cfg.get<std::string>("Architecture.model_type", "rec");
+  if (type != "rec")
+    throw Error("'" + path_ + "' is a " + type + " checkpoint, not a recognizer (use it with --det_model_dir)");
   const std::string dict = cfg.get<std::string>("Global.character_dict_path", "");
-  impl_->charset = Charset::load(dict, cfg.get<bool>("Global.use_space_char", true));
+  impl_->charset = Charset::load(dict, cfg.get<bool>("Global.use_space_char", true),
+                                 "Global.character_dict_path in " + path_);
   impl_->model = RecModel(rec_arch_from_yaml(cfg.root()["Architecture"], impl_->charset.num_classes()));
   load_checkpoint(path_, *impl_->model, nullptr);
   impl_->model->set_channels_last(true);  // CPU: faster convolutions (rec_model.h)

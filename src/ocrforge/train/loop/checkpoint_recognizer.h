@@ -16,6 +16,9 @@ namespace ocrforge {
 // True when `path` is a checkpoint file (.ckpt) or a folder holding
 // best_accuracy.ckpt or latest.ckpt.
 bool is_checkpoint_path(const std::string& path);
+// The checkpoint file `path` names: itself (".ckpt" added when missing), or
+// in a folder best_accuracy.ckpt, else latest.ckpt (Error when neither).
+std::string resolve_checkpoint(const std::string& path);
 
 class CheckpointRecognizer {
  public:

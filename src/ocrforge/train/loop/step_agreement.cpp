@@ -2,19 +2,28 @@
 
 namespace ocrforge {
 
-StepAgreement agree_after_step(Communicator& comm, bool stop_requested, const RecMetric* metric) {
-  const double n = metric ? static_cast<double>(metric->count()) : 0.0;
-  // Sums of per-sample values, so ranks with different batch sizes (the
-  // remainder of an epoch) weigh by their samples.
-  const std::vector<double> g = comm.sum({stop_requested ? 1.0 : 0.0, metric ? metric->acc() * n : 0.0,
-                                          metric ? metric->norm_edit_dis() * n : 0.0, n});
+StepAgreement agree_after_step(Communicator& comm, bool stop_requested, const MetricSums* m) {
+  std::vector<double> local = {stop_requested ? 1.0 : 0.0, m ? m->count : 0.0};
+  if (m) local.insert(local.end(), m->sums.begin(), m->sums.end());
+  const std::vector<double> g = comm.sum(local);
   StepAgreement a;
   a.stop = g[0] > 0.5;
-  if (metric && g[3] > 0) {
-    a.acc = g[1] / g[3];
-    a.norm_edit_dis = g[2] / g[3];
+  if (m && g[1] > 0) {
+    for (size_t i = 0; i < m->names.size(); ++i) {
+      const double v = g[2 + i] / g[1];
+      a.metrics.emplace_back(m->names[i], v);
+      if (m->names[i] == "acc") a.acc = v;
+      if (m->names[i] == "norm_edit_dis") a.norm_edit_dis = v;
+    }
   }
   return a;
+}
+
+StepAgreement agree_after_step(Communicator& comm, bool stop_requested, const RecMetric* metric) {
+  if (!metric) return agree_after_step(comm, stop_requested, static_cast<const MetricSums*>(nullptr));
+  const double n = static_cast<double>(metric->count());
+  const MetricSums sums{{"acc", "norm_edit_dis"}, {metric->acc() * n, metric->norm_edit_dis() * n}, n};
+  return agree_after_step(comm, stop_requested, &sums);
 }
 
 }  // namespace ocrforge

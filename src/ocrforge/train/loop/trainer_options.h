@@ -26,7 +26,7 @@ struct TrainerOptions {
   int num_threads = 0;          // 0 = one per core
   bool deterministic = false;   // deterministic algorithms (for exact resume checks)
   double grad_clip = 0;         // ours: global norm clip shortcut (Optimizer.clip_norm_global also works)
-  std::string main_indicator = "acc";
+  std::string main_indicator;  // Metric.main_indicator; empty: the task's (rec acc, det hmean)
   bool ignore_space = true;     // Metric.ignore_space
 };
 

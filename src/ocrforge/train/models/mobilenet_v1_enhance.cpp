@@ -37,7 +37,7 @@ torch::Tensor MV1SEImpl::forward(torch::Tensor x) {
 }
 
 DepthwiseSeparableImpl::DepthwiseSeparableImpl(int64_t in, int64_t filters1, int64_t filters2, int64_t groups,
-                                               std::vector<int64_t> stride, float scale, int64_t dw_size,
+                                               std::vector<int64_t> stride, double scale, int64_t dw_size,
                                                int64_t padding, bool use_se) {
   // int() truncation of c * scale, exactly as PaddleOCR.
   const auto c1 = static_cast<int64_t>(filters1 * scale);
@@ -55,7 +55,7 @@ torch::Tensor DepthwiseSeparableImpl::forward(torch::Tensor x) {
 }
 
 MobileNetV1EnhanceImpl::MobileNetV1EnhanceImpl(const BackboneSpec& spec) {
-  const float s = spec.scale;
+  const double s = spec.scale;
   const auto sc = [s](int c) { return static_cast<int64_t>(c * s); };
   conv1_ = register_module("conv1", MV1ConvBN(spec.in_channels, sc(32), 3, S{2, 2}, 1, 1));
 

@@ -40,7 +40,7 @@ TORCH_MODULE(MV1SE);
 class DepthwiseSeparableImpl : public torch::nn::Module {
  public:
   DepthwiseSeparableImpl(int64_t in, int64_t filters1, int64_t filters2, int64_t groups, std::vector<int64_t> stride,
-                         float scale, int64_t dw_size = 3, int64_t padding = 1, bool use_se = false);
+                         double scale, int64_t dw_size = 3, int64_t padding = 1, bool use_se = false);
   torch::Tensor forward(torch::Tensor x);
 
  private:

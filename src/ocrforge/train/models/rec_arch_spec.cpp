@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
 
@@ -38,31 +39,12 @@ std::string scalar(const YAML::Node& n, const std::string& path) {
   return n.Scalar();
 }
 
-void read(const YAML::Node& m, const std::string& key, const std::string& path, int& out) {
-  if (present(m, key)) out = parse_int(scalar(m[key], path + "." + key), path + "." + key);
-}
-void read(const YAML::Node& m, const std::string& key, const std::string& path, float& out) {
-  if (present(m, key)) out = static_cast<float>(parse_double(scalar(m[key], path + "." + key), path + "." + key));
-}
-void read(const YAML::Node& m, const std::string& key, const std::string& path, bool& out) {
-  if (present(m, key)) out = parse_bool(scalar(m[key], path + "." + key), path + "." + key);
-}
-void read(const YAML::Node& m, const std::string& key, const std::string& path, std::string& out) {
-  if (present(m, key)) out = scalar(m[key], path + "." + key);
-}
-// PaddleOCR accepts a single int or a list for strides and kernel sizes.
-void read(const YAML::Node& m, const std::string& key, const std::string& path, std::vector<int>& out) {
-  if (!present(m, key)) return;
-  const auto& n = m[key];
-  const auto p = path + "." + key;
-  out.clear();
-  if (n.IsScalar()) {
-    out.push_back(parse_int(n.Scalar(), p));
-  } else if (n.IsSequence()) {
-    for (const auto& e : n) out.push_back(parse_int(scalar(e, p), p));
-  } else {
-    throw UsageError(p + ": expected an integer or a list of integers");
-  }
+// The config layer's one typed reader (config.h), so a wrong value names its
+// full key here exactly as it does everywhere else. Lists accept a single
+// value, as PaddleOCR does for strides and kernel sizes.
+template <typename T>
+void read(const YAML::Node& m, const std::string& key, const std::string& path, T& out) {
+  if (present(m, key)) out = config_detail::convert<T>(m[key], path + "." + key);
 }
 
 // PaddleOCR builds every sub-module by its `name`; there is no default.

@@ -21,7 +21,7 @@ namespace ocrforge {
 
 struct BackboneSpec {
   std::string name = "MobileNetV1Enhance";  // MobileNetV1Enhance | MobileNetV3
-  float scale = 0.5f;
+  double scale = 0.5;  // double as in PaddleOCR (Python float): 0.35 in float builds other channel counts
   int in_channels = 3;
   // MobileNetV1Enhance
   std::vector<int> last_conv_stride{1, 2};  // stride (h, w) of the last dw block; one value = both

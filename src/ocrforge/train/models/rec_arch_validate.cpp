@@ -22,7 +22,7 @@ void validate_rec_arch(const RecArchSpec& s) {
   const auto& b = s.backbone;
   if (b.name != "MobileNetV1Enhance" && b.name != "MobileNetV3")
     fail("Backbone.name", "unknown backbone '" + b.name + "' (known: MobileNetV1Enhance, MobileNetV3)");
-  if (!(b.scale > 0.f)) fail("Backbone.scale", "must be > 0");
+  if (!(b.scale > 0.0)) fail("Backbone.scale", "must be > 0");
   if (b.in_channels < 1) fail("Backbone.in_channels", "must be >= 1");
   if (b.name == "MobileNetV1Enhance") {
     if (b.last_conv_stride.empty() || b.last_conv_stride.size() > 2) fail("Backbone.last_conv_stride", "one or two values");
@@ -34,8 +34,8 @@ void validate_rec_arch(const RecArchSpec& s) {
   } else {
     if (b.model_name != "large" && b.model_name != "small")
       fail("Backbone.model_name", "unknown model '" + b.model_name + "' (known: large, small)");
-    const float ok[] = {0.35f, 0.5f, 0.75f, 1.0f, 1.25f};  // PaddleOCR's supported_scale
-    if (std::none_of(std::begin(ok), std::end(ok), [&](float v) { return std::abs(v - b.scale) < 1e-6f; }))
+    const double ok[] = {0.35, 0.5, 0.75, 1.0, 1.25};  // PaddleOCR's supported_scale
+    if (std::none_of(std::begin(ok), std::end(ok), [&](double v) { return std::abs(v - b.scale) < 1e-9; }))
       fail("Backbone.scale", "MobileNetV3 supports 0.35, 0.5, 0.75, 1.0, 1.25");
     if (b.small_stride.size() != 4) fail("Backbone.small_stride", "needs 4 values");
     if (b.large_stride.size() != 4) fail("Backbone.large_stride", "needs 4 values");

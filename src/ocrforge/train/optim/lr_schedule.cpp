@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 
 namespace ocrforge {
@@ -13,21 +14,25 @@ LrSpec lr_spec_from_yaml(const YAML::Node& lr, int epoch_num) {
   LrSpec s;
   s.epochs = epoch_num;
   if (!lr || lr.IsNull()) return s;
+  const std::string p = "Optimizer.lr";
   if (lr.IsScalar()) {  // "lr: 0.001" is accepted as a constant rate
-    s.learning_rate = lr.as<double>();
+    s.learning_rate = config_detail::convert<double>(lr, p);
+    require_above(s.learning_rate, 0, p);
     return s;
   }
-  s.name = lr["name"] ? lr["name"].as<std::string>() : "Const";
+  s.name = "Const";
+  read_key(lr, p, "name", &s.name);
   const std::vector<std::string> known = {"Cosine", "Piecewise", "Linear", "Const"};
   if (std::find(known.begin(), known.end(), s.name) == known.end())
     throw UsageError("Optimizer.lr.name: unknown schedule '" + s.name + "' (known: Cosine, Piecewise, Linear, Const)");
-  if (lr["learning_rate"]) s.learning_rate = lr["learning_rate"].as<double>();
-  if (lr["warmup_epoch"]) s.warmup_epoch = lr["warmup_epoch"].as<double>();
-  if (lr["decay_epochs"]) s.decay_epochs = lr["decay_epochs"].as<std::vector<double>>();
-  if (lr["values"]) s.values = lr["values"].as<std::vector<double>>();
-  if (lr["end_lr"]) s.end_lr = lr["end_lr"].as<double>();
-  if (lr["power"]) s.power = lr["power"].as<double>();
-  if (lr["epochs"]) s.epochs = lr["epochs"].as<int>();
+  if (read_key(lr, p, "learning_rate", &s.learning_rate)) require_above(s.learning_rate, 0, p + ".learning_rate");
+  if (read_key(lr, p, "warmup_epoch", &s.warmup_epoch)) require_at_least(s.warmup_epoch, 0, p + ".warmup_epoch");
+  read_key(lr, p, "decay_epochs", &s.decay_epochs);
+  if (read_key(lr, p, "values", &s.values))
+    for (double v : s.values) require_at_least(v, 0, p + ".values");
+  if (read_key(lr, p, "end_lr", &s.end_lr)) require_at_least(s.end_lr, 0, p + ".end_lr");
+  read_key(lr, p, "power", &s.power);
+  if (read_key(lr, p, "epochs", &s.epochs)) require_at_least(s.epochs, 1, p + ".epochs");
   if (s.name == "Piecewise") {
     if (s.values.size() != s.decay_epochs.size() + 1)
       throw UsageError("Optimizer.lr: Piecewise needs one more value than decay_epochs (got " +

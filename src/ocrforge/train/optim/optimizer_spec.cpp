@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 
 namespace ocrforge {
@@ -9,22 +10,26 @@ namespace ocrforge {
 OptimizerSpec optimizer_spec_from_yaml(const YAML::Node& o, int epoch_num) {
   OptimizerSpec s;
   if (!o || !o.IsMap()) throw UsageError("config section 'Optimizer' is missing or not a map");
-  s.name = o["name"] ? o["name"].as<std::string>() : "Adam";
+  const std::string p = "Optimizer";
+  read_key(o, p, "name", &s.name);
   if (s.name != "Adam" && s.name != "AdamW" && s.name != "Momentum" && s.name != "SGD")
     throw UsageError("Optimizer.name: unknown optimizer '" + s.name + "' (known: Adam, AdamW, Momentum, SGD)");
-  if (o["beta1"]) s.beta1 = o["beta1"].as<double>();
-  if (o["beta2"]) s.beta2 = o["beta2"].as<double>();
-  if (o["epsilon"]) s.epsilon = o["epsilon"].as<double>();
-  if (o["momentum"]) s.momentum = o["momentum"].as<double>();
-  if (o["weight_decay"]) s.weight_decay = o["weight_decay"].as<double>();
-  if (o["one_dim_param_no_weight_decay"]) s.one_dim_param_no_weight_decay = o["one_dim_param_no_weight_decay"].as<bool>();
-  if (o["clip_norm"]) s.clip_norm = o["clip_norm"].as<double>();
-  if (o["clip_norm_global"]) s.clip_norm_global = o["clip_norm_global"].as<double>();
+  if (read_key(o, p, "beta1", &s.beta1)) require_between(s.beta1, 0, 0.999999, "Optimizer.beta1");
+  if (read_key(o, p, "beta2", &s.beta2)) require_between(s.beta2, 0, 0.999999999, "Optimizer.beta2");
+  if (read_key(o, p, "epsilon", &s.epsilon)) require_above(s.epsilon, 0, "Optimizer.epsilon");
+  if (read_key(o, p, "momentum", &s.momentum)) require_at_least(s.momentum, 0, "Optimizer.momentum");
+  if (read_key(o, p, "weight_decay", &s.weight_decay)) require_at_least(s.weight_decay, 0, "Optimizer.weight_decay");
+  read_key(o, p, "one_dim_param_no_weight_decay", &s.one_dim_param_no_weight_decay);
+  if (read_key(o, p, "clip_norm", &s.clip_norm)) require_at_least(s.clip_norm, 0, "Optimizer.clip_norm");
+  if (read_key(o, p, "clip_norm_global", &s.clip_norm_global))
+    require_at_least(s.clip_norm_global, 0, "Optimizer.clip_norm_global");
   if (const auto r = o["regularizer"]; r && r.IsMap()) {
-    const std::string rname = r["name"] ? r["name"].as<std::string>() : "L2";
+    std::string rname = "L2";
+    read_key(r, "Optimizer.regularizer", "name", &rname);
     if (rname != "L2")
       throw UsageError("Optimizer.regularizer.name: '" + rname + "' is not supported yet (supported: L2)");
-    s.l2_factor = r["factor"] ? r["factor"].as<double>() : 0.0;
+    if (read_key(r, "Optimizer.regularizer", "factor", &s.l2_factor))
+      require_at_least(s.l2_factor, 0, "Optimizer.regularizer.factor");
   }
   s.lr = lr_spec_from_yaml(o["lr"], epoch_num);
   return s;

@@ -1,4 +1,4 @@
-#include "ocrforge/train/loop/communicator.h"
+#include "ocrforge/train/dist/communicator.h"
 
 namespace ocrforge {
 

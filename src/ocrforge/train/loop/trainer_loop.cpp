@@ -1,33 +1,60 @@
-// RecTrainer::train: the epoch / step loop (PaddleOCR's program.train).
+// Trainer::train: the epoch / step loop (PaddleOCR's program.train). What a
+// step computes comes from the Task; when to log / evaluate / save from the
+// Schedule; how gradients are combined from the Communicator.
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
-#include "ocrforge/train/data/rec_loader.h"
 #include "ocrforge/train/loop/checkpoint.h"
-#include "ocrforge/train/loop/rec_trainer.h"
-#include "ocrforge/train/loop/rec_trainer_state.h"
 #include "ocrforge/train/loop/smoothed_value.h"
 #include "ocrforge/train/loop/step_agreement.h"
 #include "ocrforge/train/loop/stop_signal.h"
-#include "ocrforge/train/loop/train_log.h"
-#include "ocrforge/train/loop/training_curve.h"
-#include "ocrforge/train/models/ctc_loss.h"
-#include "ocrforge/train/models/rec_model.h"
+#include "ocrforge/train/loop/trainer.h"
+#include "ocrforge/train/loop/trainer_state.h"
 #include "ocrforge/train/optim/optimizer_factory.h"
-#include "ocrforge/vision/rec_metric.h"
 
 namespace ocrforge {
 
+namespace {
 
-TrainOutcome RecTrainer::train() {
+// Smoothed values by name, remembering the order names first appeared in
+// (the log line keeps PaddleOCR's order: metrics, loss, loss parts).
+class SmoothedLog {
+ public:
+  explicit SmoothedLog(int window) : window_(window) {}
+  void add(const std::string& name, double v) {
+    auto it = values_.find(name);
+    if (it == values_.end()) {
+      it = values_.emplace(name, SmoothedValue(window_)).first;
+      order_.push_back(name);
+    }
+    it->second.add(v);
+  }
+  double average(const std::string& name) const { return values_.at(name).average(); }
+  NamedValues averages() const {
+    NamedValues out;
+    for (const auto& n : order_) out.emplace_back(n, values_.at(n).average());
+    return out;
+  }
+
+ private:
+  int window_;
+  std::map<std::string, SmoothedValue> values_;
+  std::vector<std::string> order_;
+};
+
+}  // namespace
+
+TrainOutcome Trainer::train() {
   install_stop_signal_handlers();
   auto& s = *s_;
-  if (!s.train_loader) throw Error("internal: RecTrainer built for evaluation cannot train");
-  const long steps_per_epoch = static_cast<long>(s.train_loader->batches_per_epoch());
-  const long total_steps = steps_per_epoch * opt_.epoch_num;
-  SmoothedValue loss_avg(opt_.log_smooth_window), acc_avg(opt_.log_smooth_window), ned_avg(opt_.log_smooth_window);
+  if (!s.train_loader) throw Error("internal: Trainer built for evaluation cannot train");
+  Task& task = *s.task;
+  torch::nn::Module& model = task.model();
+  const long steps_per_epoch = s.schedule->steps_per_epoch();
+  SmoothedLog smoothed(opt_.log_smooth_window);
   SmoothedValue reader_cost(opt_.log_smooth_window), batch_cost(opt_.log_smooth_window), samples(opt_.log_smooth_window);
   // Wall time inside collectives (gradient all-reduce, loss mean, stop flag)
   // against the whole step time: tells a multi-node user whether the network
@@ -39,7 +66,7 @@ TrainOutcome RecTrainer::train() {
     comm_s += w.elapsed_ms() / 1000.0;
     return r;
   };
-  s.model->train();
+  model.train();
   s.log->info("train: " + std::to_string(steps_per_epoch) + " steps per epoch, " + std::to_string(opt_.epoch_num) +
               " epochs, " + std::to_string(comm_->world_size()) + " worker(s)");
 
@@ -50,7 +77,7 @@ TrainOutcome RecTrainer::train() {
     s.train_loader->start_epoch(epoch);
     s.train_loader->reset_reader_wait();
     long batch_index = 0;
-    RecBatch batch;
+    Batch batch;
     Stopwatch step_clock;
     while (s.train_loader->next(&batch)) {
       if (batch_index++ < s.resume_batch) {  // already trained before the interruption
@@ -58,15 +85,16 @@ TrainOutcome RecTrainer::train() {
         s.train_loader->reset_reader_wait();
         continue;
       }
-      const double lr = s.schedule->at(s.progress.global_step);
+      const double lr = s.lr->at(s.progress.global_step);
       set_learning_rate(*s.optimizer, lr);
-      torch::Tensor images = batch.images.to(s.device);
-      torch::Tensor logits = s.model->forward(images);
-      torch::Tensor loss = ctc_loss(logits, batch.labels.to(s.device), batch.lengths.to(s.device), s.use_focal_loss);
-      // Mean over ranks: every rank sees a NaN on any rank (and stops at the
-      // same step), and the log shows the loss of the whole global batch.
-      const double local_loss = loss.item<double>();
-      const double loss_value = comm_timed([&] { return comm_->sum({local_loss})[0]; }) / comm_->world_size();
+      const StepLoss step = task.train_step(batch);
+      // Mean over ranks of the loss and its parts: every rank sees a NaN on
+      // any rank (and stops at the same step), and the log shows the loss of
+      // the whole global batch.
+      std::vector<double> local = {step.loss.item<double>()};
+      for (const auto& p : step.parts) local.push_back(p.second);
+      const std::vector<double> global = comm_timed([&] { return comm_->sum(local); });
+      const double loss_value = global[0] / comm_->world_size();
       if (!std::isfinite(loss_value)) {
         s.log->warning("loss is " + std::to_string(loss_value) + " at epoch " + std::to_string(epoch) + ", global_step " +
                        std::to_string(s.progress.global_step) +
@@ -75,54 +103,48 @@ TrainOutcome RecTrainer::train() {
         return TrainOutcome::NanLoss;
       }
       s.optimizer->zero_grad();
-      loss.backward();
+      step.loss.backward();
       comm_timed([&] {
-        comm_->average_gradients(*s.model);
+        comm_->average_gradients(model);
         return 0;
       });
-      clip_gradients(s.opt_spec, *s.model);
+      clip_gradients(s.opt_spec, model);
       s.optimizer->step();
       s.progress.global_step += 1;
 
-      loss_avg.add(loss_value);
-      RecMetric m(opt_.ignore_space);
-      if (opt_.cal_metric_during_train) {
-        const auto texts = decode_logits(logits, s.charset);
-        for (size_t i = 0; i < texts.size(); ++i) m.add(texts[i], batch.texts[i]);
-      }
+      MetricSums sums;
+      if (opt_.cal_metric_during_train) sums = task.train_metrics(batch, step);
       // One collective: the stop flag (all ranks stop at the same step) and
       // the metrics of the global batch.
-      const StepAgreement agreed =
-          comm_timed([&] { return agree_after_step(*comm_, stop_requested(), opt_.cal_metric_during_train ? &m : nullptr); });
-      if (opt_.cal_metric_during_train) {
-        acc_avg.add(agreed.acc);
-        ned_avg.add(agreed.norm_edit_dis);
-      }
+      const StepAgreement agreed = comm_timed(
+          [&] { return agree_after_step(*comm_, stop_requested(), opt_.cal_metric_during_train ? &sums : nullptr); });
+      for (const auto& [name, v] : agreed.metrics) smoothed.add(name, v);
+      smoothed.add("loss", loss_value);
+      for (size_t i = 0; i < step.parts.size(); ++i)
+        smoothed.add(step.parts[i].first, global[1 + i] / comm_->world_size());
       reader_cost.add(s.train_loader->reader_wait_ms() / 1000.0);
       const double step_seconds = step_clock.elapsed_ms() / 1000.0;
       batch_cost.add(step_seconds);
       step_s += step_seconds;
-      samples.add(static_cast<double>(batch.texts.size()));
+      samples.add(static_cast<double>(batch.size()));
       s.train_loader->reset_reader_wait();
       step_clock.reset();
 
-      const bool last_in_epoch = batch_index == steps_per_epoch;
-      if (s.progress.global_step % opt_.print_batch_step == 0 || last_in_epoch) {
+      if (s.schedule->log_now(s.progress.global_step, batch_index == steps_per_epoch)) {
         StepLogFields f;
         f.epoch = epoch;
         f.epochs = opt_.epoch_num;
         f.global_step = s.progress.global_step;
         f.lr = lr;
-        if (opt_.cal_metric_during_train) f.metrics = {{"acc", acc_avg.average()}, {"norm_edit_dis", ned_avg.average()}};
-        f.metrics.push_back({"loss", loss_avg.average()});
+        f.metrics = smoothed.averages();
         f.reader_cost_s = reader_cost.average();
         f.batch_cost_s = batch_cost.average();
         f.samples = samples.average();
-        f.eta_s = batch_cost.average() * static_cast<double>(total_steps - s.progress.global_step);
+        f.eta_s = batch_cost.average() * static_cast<double>(s.schedule->total_steps() - s.progress.global_step);
         s.log->info(format_step_line(f));
-        s.curve.add_train_point(s.progress.global_step, loss_avg.average(), lr);
+        s.curve.add_train_point(s.progress.global_step, smoothed.average("loss"), lr);
       }
-      if (on_step_) on_step_(s.progress.global_step, *s.model);
+      if (on_step_) on_step_(s.progress.global_step, model);
       maybe_evaluate();
       if (agreed.stop) {
         s.log->warning(stop_signal_number() ? "signal " + std::to_string(stop_signal_number()) +
@@ -135,12 +157,9 @@ TrainOutcome RecTrainer::train() {
     s.resume_batch = 0;
     s.progress.epoch = epoch;
     save("latest");
-    if (epoch % opt_.save_epoch_step == 0) save("iter_epoch_" + std::to_string(epoch));
+    if (s.schedule->save_epoch_snapshot(epoch)) save("iter_epoch_" + std::to_string(epoch));
   }
-  const DataStats ds = s.train_loader->stats();
-  s.log->info("data: " + std::to_string(ds.missing_images) + " missing images, " + std::to_string(ds.undecodable) +
-              " undecodable, " + std::to_string(ds.too_long) + " too long, " + std::to_string(ds.empty_label) +
-              " empty labels (replaced); " + std::to_string(ds.dropped_chars) + " characters not in the dictionary dropped");
+  s.log->info("data: " + s.train_loader->stats().describe());
   if (comm_->world_size() > 1 && step_s > 0) {
     char line[160];
     std::snprintf(line, sizeof(line), "communication: %.1f s of %.1f s of training steps (%.1f%%) on rank %d", comm_s,

@@ -1,16 +1,17 @@
-// Recognition training (PaddleOCR's tools/train.py + program.train for rec
-// models), split into roles: the trainer runs the loop; TrainerOptions says
-// when to log / evaluate / save; the Communicator combines gradients; the
-// loaders supply batches; checkpoints are written atomically.
+// The training loop (PaddleOCR's tools/train.py + program.train), split into
+// roles: the Task (task/task.h) builds the model and data and turns a batch
+// into a loss and an evaluation into metrics; the Schedule says when to log /
+// evaluate / save; the Communicator combines gradients; the loader supplies
+// batches; checkpoints are written atomically. The loop knows no task.
 #pragma once
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "ocrforge/core/config.h"
-#include "ocrforge/train/loop/communicator.h"
-#include "ocrforge/train/loop/rec_evaluator.h"
+#include "ocrforge/train/dist/communicator.h"
 #include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/task/task.h"
 
 namespace ocrforge {
 
@@ -18,23 +19,24 @@ enum class TrainOutcome { Completed, Stopped, NanLoss };
 // Eval: no Train loader, nothing written to save_model_dir.
 enum class TrainerMode { Train, Eval };
 
-class RecTrainer {
+class Trainer {
  public:
-  // Validates the config, builds model, optimizer, schedule and loaders,
-  // loads Global.checkpoints (resume) or Global.pretrained_model (weights).
-  // Throws Error / UsageError with the config key or file at fault.
-  explicit RecTrainer(Config config, TrainerMode mode = TrainerMode::Train,
-                      std::unique_ptr<Communicator> comm = make_single_process_communicator());
-  ~RecTrainer();
+  // Validates the config, builds the task (model + data), optimizer and LR
+  // schedule, loads Global.checkpoints (resume) or Global.pretrained_model
+  // (weights). Throws Error / UsageError with the config key or file at fault.
+  explicit Trainer(Config config, TrainerMode mode = TrainerMode::Train,
+                   std::unique_ptr<Communicator> comm = make_single_process_communicator());
+  ~Trainer();
 
   // Trains to Global.epoch_num. Stopped: SIGTERM/SIGINT, `latest` saved.
   // NanLoss: the loss became NaN/inf; nothing was saved after the last good state.
   TrainOutcome train();
 
   // Evaluates the current weights on the Eval section (`ocrforge eval`).
-  RecEvalResult evaluate();
+  EvalMetrics evaluate();
 
   const TrainerOptions& options() const { return opt_; }
+  Task& task();
 
   // Called after every optimizer step with the global step and the model
   // (progress displays, tests that interrupt or corrupt a run mid-way).
@@ -43,6 +45,7 @@ class RecTrainer {
  private:
   struct State;
   void save(const std::string& name);
+  void load_initial_weights();
   bool maybe_evaluate();
   TrainerOptions opt_;
   Config config_;

@@ -1,0 +1,150 @@
+#include "ocrforge/train/loop/trainer.h"
+#include "ocrforge/train/loop/trainer_state.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/stopwatch.h"
+#include "ocrforge/train/dist/dist_env.h"
+#include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/loop/stop_signal.h"
+#include "ocrforge/train/loop/train_log.h"
+#include "ocrforge/train/loop/training_curve.h"
+#include "ocrforge/train/optim/optimizer_factory.h"
+
+namespace fs = std::filesystem;
+
+namespace ocrforge {
+
+
+Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> comm)
+    : config_(std::move(config)), comm_(std::move(comm)), s_(std::make_unique<State>()) {
+  config_.validate();
+  opt_ = trainer_options_from_config(config_);
+  const YAML::Node root = config_.root();
+  if (opt_.use_gpu) {
+    if (!torch::cuda::is_available())
+      throw Error("Global.use_gpu=True but this libtorch build has no usable CUDA device; set Global.use_gpu=False");
+    s_->device = torch::Device(
+        torch::kCUDA, static_cast<c10::DeviceIndex>(cuda_device_index(static_cast<int>(torch::cuda::device_count()))));
+  }
+  if (opt_.use_amp && !opt_.use_gpu)
+    throw UsageError("Global.use_amp=True needs CUDA (Global.use_gpu=True); mixed precision is not supported on CPU");
+  if (opt_.use_amp) throw UsageError("Global.use_amp=True is not supported yet");
+  at::set_num_threads(opt_.num_threads);
+  if (opt_.deterministic) at::globalContext().setDeterministicAlgorithms(true, false);
+  torch::manual_seed(opt_.seed);
+
+  s_->task = make_task(config_, opt_, s_->device);
+  if (opt_.main_indicator.empty()) opt_.main_indicator = s_->task->default_main_indicator();
+  if (mode == TrainerMode::Train) s_->task->check_trainable();
+
+  if (mode == TrainerMode::Train) s_->train_loader = s_->task->make_loader("Train", true, comm_->rank(), comm_->world_size());
+  if (root["Eval"] && comm_->is_main()) s_->eval_loader = s_->task->make_loader("Eval", false, 0, 1);
+
+  s_->opt_spec = optimizer_spec_from_yaml(root["Optimizer"], opt_.epoch_num);
+  if (opt_.grad_clip > 0 && s_->opt_spec.clip_norm_global <= 0) s_->opt_spec.clip_norm_global = opt_.grad_clip;
+  // Some layers pin their own L2 on some parameters (PaddleOCR's CTC head
+  // fc_decay, no decay on MobileNetV1Enhance's BatchNorm): those override the config's factor.
+  Task* task = s_->task.get();
+  s_->optimizer = make_optimizer(s_->opt_spec, task->model(),
+                                 [task](const std::string& name) { return task->pinned_l2_decay(name); });
+  const long steps_per_epoch = s_->train_loader ? static_cast<long>(s_->train_loader->batches_per_epoch()) : 1;
+  s_->lr = std::make_unique<LrSchedule>(s_->opt_spec.lr, steps_per_epoch);
+  s_->schedule = std::make_unique<Schedule>(opt_, steps_per_epoch);
+
+  // Evaluation writes nothing into save_model_dir; training logs and saves
+  // the resolved config there (rank 0 only).
+  const bool writes = mode == TrainerMode::Train && comm_->is_main();
+  if (writes) fs::create_directories(opt_.save_model_dir);
+  s_->log = std::make_unique<TrainLog>(writes ? opt_.save_model_dir + "/train.log" : "", comm_->is_main());
+  if (writes) config_.save(opt_.save_model_dir + "/config.yml");
+  s_->progress.main_indicator = opt_.main_indicator;
+  load_initial_weights();
+  comm_->broadcast_parameters(task->model());
+  if (mode == TrainerMode::Train) s_->log->info("config:\n" + config_.to_yaml());
+  for (const auto& w : task->startup_warnings()) s_->log->warning(w);
+}
+
+void Trainer::load_initial_weights() {
+  torch::nn::Module& model = s_->task->model();
+  if (!opt_.checkpoints.empty()) {
+    CheckpointData d = load_checkpoint(opt_.checkpoints, model, s_->optimizer.get());
+    s_->progress = d.progress;
+    // A mid-epoch save records steps beyond the last finished epoch.
+    s_->resume_batch = s_->schedule->batches_done_in_next_epoch(s_->progress.global_step, s_->progress.epoch);
+    s_->log->info("resume from " + checkpoint_path(opt_.checkpoints) + ": epoch " + std::to_string(d.progress.epoch) +
+                  ", global_step " + std::to_string(d.progress.global_step));
+  } else if (!opt_.pretrained_model.empty()) {
+    PretrainedReport r = load_pretrained(opt_.pretrained_model, model);
+    s_->log->info("load pretrained model from " + checkpoint_path(opt_.pretrained_model) + ": " +
+                  std::to_string(r.loaded.size()) + " tensors loaded");
+    for (const auto& k : r.missing) s_->log->warning("pretrained: no weight for " + k + " (kept its initial value)");
+    for (const auto& k : r.unexpected) s_->log->warning("pretrained: skipped " + k + " (not in this model)");
+    for (const auto& k : r.shape_mismatch) s_->log->warning("pretrained: skipped " + k + " (shape mismatch)");
+  }
+}
+
+Trainer::~Trainer() = default;
+
+Task& Trainer::task() { return *s_->task; }
+
+void Trainer::save(const std::string& name) {
+  if (!comm_->is_main()) return;
+  CheckpointData d;
+  d.progress = s_->progress;
+  d.config_yaml = config_.to_yaml();
+  d.architecture = s_->task->architecture_text();
+  save_checkpoint(opt_.save_model_dir + "/" + name, s_->task->model(), s_->optimizer.get(), d);
+  s_->log->info("save model in " + checkpoint_path(opt_.save_model_dir + "/" + name));
+}
+
+EvalMetrics Trainer::evaluate() {
+  if (!s_->eval_loader) throw UsageError("the config has no Eval section to evaluate on");
+  return s_->task->evaluate(*s_->eval_loader);
+}
+
+// Evaluates when the schedule says so; logs PaddleOCR's "cur metric" and
+// "best metric" lines, saves best_accuracy, appends metrics.jsonl and
+// redraws the curve.
+bool Trainer::maybe_evaluate() {
+  const long g = s_->progress.global_step;
+  if (!s_->eval_loader || !s_->schedule->evaluate_now(g)) return false;
+  const EvalMetrics r = evaluate();
+  const double metric = r.get(opt_.main_indicator);
+  std::string line = "cur metric";
+  char buf[96];
+  for (const auto& [k, v] : r.values) {
+    std::snprintf(buf, sizeof(buf), ", %s: %.6f", k.c_str(), v);
+    line += buf;
+  }
+  std::snprintf(buf, sizeof(buf), ", fps: %.2f", r.seconds > 0 ? r.samples / r.seconds : 0.0);
+  s_->log->info(line + buf);
+  if (metric > s_->progress.best_metric) {
+    s_->progress.best_metric = metric;
+    s_->progress.best_epoch = s_->progress.epoch + 1;
+    save("best_accuracy");
+  }
+  std::snprintf(buf, sizeof(buf), "best metric, %s: %.6f, best_epoch: %d", opt_.main_indicator.c_str(),
+                s_->progress.best_metric, s_->progress.best_epoch);
+  s_->log->info(buf);
+  if (comm_->is_main()) {
+    nlohmann::ordered_json j = {{"global_step", g}, {"epoch", s_->progress.epoch + 1}};
+    for (const auto& [k, v] : r.values) j[k] = v;
+    j["best_metric"] = s_->progress.best_metric;
+    j["lr"] = s_->lr->at(g);
+    j["eval_samples"] = r.samples;
+    std::ofstream(opt_.save_model_dir + "/metrics.jsonl", std::ios::app) << j.dump() << "\n";
+    s_->curve.add_eval_point(g, metric);
+    s_->curve.save_png(opt_.save_model_dir + "/training_curve.png", opt_.main_indicator);
+  }
+  return true;
+}
+
+}  // namespace ocrforge

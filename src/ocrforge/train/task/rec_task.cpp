@@ -1,0 +1,107 @@
+#include "ocrforge/train/task/rec_task.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include "ocrforge/core/config.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/stopwatch.h"
+#include "ocrforge/train/data/rec_data_config.h"
+#include "ocrforge/train/dist/distributed_sampler.h"
+#include "ocrforge/train/loop/rec_evaluator.h"
+#include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/models/ctc_loss.h"
+#include "ocrforge/vision/rec_metric.h"
+
+namespace ocrforge {
+
+RecTask::RecTask(const Config& config, const TrainerOptions& o, torch::Device device)
+    : config_(config), device_(device) {
+  if (o.character_dict_path.empty()) throw UsageError("Global.character_dict_path is required for recognition");
+  charset_ = Charset::load(o.character_dict_path, o.use_space_char, "Global.character_dict_path");
+  max_text_length_ = o.max_text_length;
+  seed_ = o.seed;
+  ignore_space_ = o.ignore_space;
+  const YAML::Node root = config.root();
+  arch_ = rec_arch_from_yaml(root["Architecture"], charset_.num_classes());
+  arch_text_ = YAML::Dump(root["Architecture"]);
+  model_ = RecModel(arch_);
+  use_focal_loss_ = config.get<bool>("Loss.use_focal_loss", false);
+  to_device(device);
+}
+
+void RecTask::to_device(torch::Device device) {
+  device_ = device;
+  model_->to(device);
+  // NHWC on CPU (+28% training throughput measured in Python on the same
+  // libtorch, docs/benchmarks.md). CUDA keeps NCHW: cuDNN's fp32 depthwise
+  // kernels are not faster in NHWC and it is untested there.
+  model_->set_channels_last(!device.is_cuda());
+}
+
+void RecTask::check_trainable() const {
+  // use_guide detaches the backbone from the CTC branch: PaddleOCR trains the
+  // backbone through the SAR/NRTR branch of MultiHead, which we do not train
+  // yet, so the backbone would silently never learn.
+  if (arch_.neck.use_guide)
+    throw UsageError("Architecture Neck use_guide=True: with a CTC-only head the backbone would get no gradient "
+                     "(PaddleOCR trains it through the SAR branch of MultiHead, not supported yet); set use_guide: False");
+}
+
+std::vector<std::string> RecTask::startup_warnings() const {
+  std::string heads;
+  for (const auto& h : arch_.dropped_heads) heads += (heads.empty() ? "" : ", ") + h;
+  if (heads.empty()) return {};
+  return {"MultiHead: only the CTC branch is trained; not built: " + heads};
+}
+
+// The train loader of a multi-process run reads its rank's shard
+// (distributed_sampler.h: equal steps on every rank); evaluation reads everything.
+std::unique_ptr<BatchLoader> RecTask::make_loader(const std::string& name, bool training, int rank, int world_size) {
+  const YAML::Node section = config_.root()[name];
+  if (!section || !section.IsMap()) throw UsageError("config section '" + name + "' is missing");
+  RecDataSetup setup = rec_data_from_yaml(section, name, charset_, max_text_length_, seed_, training);
+  if (!training) setup.loader.drop_last = false;  // evaluate every sample
+  std::shared_ptr<Sampler> sampler;                // null: the loader's shuffle / sequential sampler
+  if (training && world_size > 1)
+    sampler = make_distributed_sampler(setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size);
+  return std::make_unique<BatchLoader>(setup.dataset, setup.loader, seed_, sampler);
+}
+
+StepLoss RecTask::train_step(const Batch& batch) {
+  StepLoss s;
+  s.output = model_->forward(batch.at("image").to(device_));
+  s.loss = ctc_loss(s.output, batch.at("label").to(device_), batch.at("length").to(device_), use_focal_loss_);
+  return s;
+}
+
+MetricSums RecTask::train_metrics(const Batch& batch, const StepLoss& step) {
+  RecMetric m(ignore_space_);
+  const auto texts = decode_logits(step.output, charset_);
+  for (size_t i = 0; i < texts.size(); ++i) m.add(texts[i], batch.texts[i]);
+  const double n = static_cast<double>(m.count());
+  return {{"acc", "norm_edit_dis"}, {m.acc() * n, m.norm_edit_dis() * n}, n};
+}
+
+EvalMetrics RecTask::evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) {
+  model_->eval();
+  torch::NoGradGuard no_grad;
+  Stopwatch sw;
+  RecMetric metric(ignore_space_);
+  loader.start_epoch(0);
+  const size_t total = loader.batches_per_epoch();
+  size_t done = 0;
+  Batch batch;
+  while (loader.next(&batch)) {
+    const auto texts = decode_logits(model_->forward(batch.at("image").to(device_)), charset_);
+    for (size_t i = 0; i < texts.size(); ++i) metric.add(texts[i], batch.texts[i]);
+    if (progress) progress(++done, total);
+  }
+  model_->train();
+  EvalMetrics r;
+  r.values = {{"acc", metric.acc()}, {"norm_edit_dis", metric.norm_edit_dis()}};
+  r.samples = metric.count();
+  r.seconds = sw.elapsed_ms() / 1000.0;
+  return r;
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,15 @@
+#include "ocrforge/core/config.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/task/rec_task.h"
+#include "ocrforge/train/task/task.h"
+
+namespace ocrforge {
+
+std::unique_ptr<Task> make_task(const Config& config, const TrainerOptions& options, torch::Device device) {
+  const std::string model_type = config.get<std::string>("Architecture.model_type", "rec");
+  if (model_type == "rec") return std::make_unique<RecTask>(config, options, device);
+  throw UsageError("Architecture.model_type: '" + model_type + "' training is not supported yet (supported: rec)");
+}
+
+}  // namespace ocrforge
