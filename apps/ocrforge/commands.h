@@ -16,5 +16,6 @@ int cmd_train(const Args& args);  // cmd_train.cpp: recognition training (LibTor
 int cmd_eval(const Args& args);   // cmd_train.cpp: evaluation of a checkpoint
 int cmd_launch(const Args& args); // cmd_launch.cpp: one `train` worker per device (distributed)
 int cmd_check(const Args& args);  // cmd_check.cpp: installation check (LibTorch builds only)
+int cmd_eval_det(const Args& args);  // cmd_eval_det.cpp: precision / recall / hmean of detections vs labels
 
 }  // namespace ocrforge
