@@ -1,0 +1,194 @@
+// Architecture / Loss YAML -> DetArchSpec / DBLossSpec. Keys and defaults are
+// PaddleOCR's constructor arguments; anything else is rejected with its full
+// key path so a typo cannot silently build a different network.
+#include "ocrforge/train/models/det_arch_spec.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
+
+namespace ocrforge {
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+bool present(const YAML::Node& n, const std::string& key) { return n[key] && !n[key].IsNull(); }
+
+// Every key of `node` must be in `known`; the error suggests the closest one.
+void check_keys(const YAML::Node& node, const std::string& path, const std::vector<std::string>& known) {
+  if (!node.IsMap()) throw UsageError(path + ": expected a mapping of keys");
+  for (const auto& kv : node) {
+    const auto key = kv.first.as<std::string>();
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    const auto hint = closest_match(key, known);
+    throw UsageError(path + "." + key + ": unknown key" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                     "; known: " + join(known));
+  }
+}
+
+// The scalar at m[key] ("" when absent or null); `full` is its key path for errors.
+bool scalar_at(const YAML::Node& m, const std::string& key, const std::string& path, std::string* out,
+               std::string* full) {
+  if (!present(m, key)) return false;
+  *full = path + "." + key;
+  if (!m[key].IsScalar()) throw UsageError(*full + ": expected a single value");
+  *out = m[key].Scalar();
+  return true;
+}
+
+void read(const YAML::Node& m, const std::string& key, const std::string& path, int& out) {
+  std::string v, full;
+  if (scalar_at(m, key, path, &v, &full)) out = parse_int(v, full);
+}
+void read(const YAML::Node& m, const std::string& key, const std::string& path, double& out) {
+  std::string v, full;
+  if (scalar_at(m, key, path, &v, &full)) out = parse_double(v, full);
+}
+void read(const YAML::Node& m, const std::string& key, const std::string& path, bool& out) {
+  std::string v, full;
+  if (scalar_at(m, key, path, &v, &full)) out = parse_bool(v, full);
+}
+void read(const YAML::Node& m, const std::string& key, const std::string& path, std::string& out) {
+  std::string v, full;
+  if (scalar_at(m, key, path, &v, &full)) out = v;
+}
+
+// PaddleOCR builds every sub-module by its `name`; there is no default.
+std::string required_name(const YAML::Node& n, const std::string& path) {
+  if (!n || !n.IsMap() || !present(n, "name")) throw UsageError(path + ".name: missing");
+  std::string name;
+  read(n, "name", path, name);
+  return name;
+}
+
+DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
+  DetBackboneSpec b;
+  b.name = required_name(n, path);
+  if (b.name == "MobileNetV3") {
+    check_keys(n, path, {"name", "in_channels", "model_name", "scale", "disable_se"});
+    read(n, "model_name", path, b.model_name);
+    read(n, "scale", path, b.scale);
+    read(n, "disable_se", path, b.disable_se);
+  } else if (b.name == "ResNet_vd") {
+    // dcn_stage / out_indices are not supported: the DB necks need all four
+    // plain stages. Leaving them out of the known keys makes that an error.
+    check_keys(n, path, {"name", "in_channels", "layers"});
+    read(n, "layers", path, b.layers);
+  }  // unknown names are reported by validate_det_arch with the known list
+  read(n, "in_channels", path, b.in_channels);
+  return b;
+}
+
+DetNeckSpec neck_from_yaml(const YAML::Node& n, const std::string& path) {
+  DetNeckSpec s;
+  s.name = required_name(n, path);
+  if (s.name == "DBFPN") {
+    check_keys(n, path, {"name", "out_channels", "use_asf"});
+    bool use_asf = false;
+    read(n, "use_asf", path, use_asf);
+    if (use_asf) throw UsageError(path + ".use_asf: the ASF block (DBNet++) is not supported; set it to false");
+  } else if (s.name == "RSEFPN") {
+    check_keys(n, path, {"name", "out_channels", "shortcut"});
+    read(n, "shortcut", path, s.shortcut);
+  }
+  read(n, "out_channels", path, s.out_channels);
+  return s;
+}
+
+DetHeadSpec head_from_yaml(const YAML::Node& n, const std::string& path) {
+  DetHeadSpec h;
+  h.name = required_name(n, path);
+  if (h.name == "DBHead") check_keys(n, path, {"name", "k"});
+  read(n, "k", path, h.k);
+  return h;
+}
+
+}  // namespace
+
+DetArchSpec det_arch_from_yaml(const YAML::Node& arch) {
+  const std::string path = "Architecture";
+  if (!arch || !arch.IsMap()) throw UsageError(path + ": missing or not a mapping");
+  if (arch["Models"])
+    throw UsageError(path + ".Models: a Distillation architecture; build each sub-model from "
+                            "Architecture.Models.<name> (e.g. Student)");
+  check_keys(arch, path,
+             {"model_type", "algorithm", "Transform", "Backbone", "Neck", "Head", "freeze_params", "return_all_feats"});
+  std::string model_type = "det";
+  read(arch, "model_type", path, model_type);
+  if (model_type != "det") throw UsageError(path + ".model_type: '" + model_type + "' is not a detection model (det)");
+  if (present(arch, "Transform")) throw UsageError(path + ".Transform: detection takes no transform; leave it empty");
+
+  DetArchSpec spec;
+  read(arch, "algorithm", path, spec.algorithm);
+  if (spec.algorithm != "DB")
+    throw UsageError(path + ".algorithm: '" + spec.algorithm + "' is not supported for detection (known: DB)");
+  for (const char* key : {"Backbone", "Neck", "Head"})
+    if (!present(arch, key)) throw UsageError(path + "." + key + ": missing");
+  spec.backbone = backbone_from_yaml(arch["Backbone"], path + ".Backbone");
+  spec.neck = neck_from_yaml(arch["Neck"], path + ".Neck");
+  spec.head = head_from_yaml(arch["Head"], path + ".Head");
+  validate_det_arch(spec);
+  return spec;
+}
+
+void validate_det_arch(const DetArchSpec& s) {
+  const auto fail = [](const std::string& key, const std::string& what) {
+    throw UsageError("Architecture." + key + ": " + what);
+  };
+  const auto& b = s.backbone;
+  if (b.in_channels < 1) fail("Backbone.in_channels", "must be >= 1");
+  if (b.name == "MobileNetV3") {
+    if (b.model_name != "large" && b.model_name != "small")
+      fail("Backbone.model_name", "unknown model '" + b.model_name + "' (known: large, small)");
+    const double ok[] = {0.35, 0.5, 0.75, 1.0, 1.25};  // PaddleOCR asserts these
+    if (std::none_of(std::begin(ok), std::end(ok), [&](double v) { return std::abs(v - b.scale) < 1e-9; }))
+      fail("Backbone.scale", std::to_string(b.scale) + " is not supported (known: 0.35, 0.5, 0.75, 1.0, 1.25)");
+  } else if (b.name == "ResNet_vd") {
+    if (b.layers != 18 && b.layers != 34 && b.layers != 50)
+      fail("Backbone.layers", std::to_string(b.layers) + " is not supported (known: 18, 34, 50)");
+  } else {
+    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: MobileNetV3, ResNet_vd)");
+  }
+  if (s.neck.name != "DBFPN" && s.neck.name != "RSEFPN")
+    fail("Neck.name", "unknown neck '" + s.neck.name + "' (known: DBFPN, RSEFPN)");
+  // The neck concatenates four out_channels/4 maps and the head halves twice more.
+  if (s.neck.out_channels < 16 || s.neck.out_channels % 4 != 0)
+    fail("Neck.out_channels", std::to_string(s.neck.out_channels) + ": must be a multiple of 4, at least 16");
+  if (s.head.name != "DBHead") fail("Head.name", "unknown head '" + s.head.name + "' (known: DBHead)");
+  if (s.head.k <= 0) fail("Head.k", "must be > 0");
+}
+
+DBLossSpec db_loss_from_yaml(const YAML::Node& loss) {
+  const std::string path = "Loss";
+  DBLossSpec s;
+  const std::string name = required_name(loss, path);
+  if (name != "DBLoss") throw UsageError(path + ".name: unknown detection loss '" + name + "' (known: DBLoss)");
+  check_keys(loss, path, {"name", "balance_loss", "main_loss_type", "alpha", "beta", "ohem_ratio", "eps"});
+  read(loss, "balance_loss", path, s.balance_loss);
+  read(loss, "main_loss_type", path, s.main_loss_type);
+  read(loss, "alpha", path, s.alpha);
+  read(loss, "beta", path, s.beta);
+  read(loss, "ohem_ratio", path, s.ohem_ratio);
+  read(loss, "eps", path, s.eps);
+  validate_db_loss(s);
+  return s;
+}
+
+void validate_db_loss(const DBLossSpec& s) {
+  if (s.main_loss_type != "DiceLoss" && s.main_loss_type != "BCELoss")
+    throw UsageError("Loss.main_loss_type: unknown loss '" + s.main_loss_type + "' (known: DiceLoss, BCELoss)");
+  if (!(s.ohem_ratio >= 0)) throw UsageError("Loss.ohem_ratio: must be >= 0");
+  if (!(s.eps > 0)) throw UsageError("Loss.eps: must be > 0 (it keeps empty masks from dividing by zero)");
+  if (!(s.alpha >= 0)) throw UsageError("Loss.alpha: must be >= 0");
+  if (!(s.beta >= 0)) throw UsageError("Loss.beta: must be >= 0");
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,84 @@
+// Typed description of a DB text-detection network (PaddleOCR's Architecture
+// section for det: Backbone + Neck + Head) and of its loss. Free of torch
+// includes so the CLI, the config checker and the exporter can read and
+// validate a detector without compiling LibTorch headers.
+//
+// The struct defaults are PaddleOCR's constructor defaults (MobileNetV3 large
+// x0.5, DBHead k = 50, DBLoss alpha 5 / beta 10 / ohem_ratio 3), except where
+// PaddleOCR has none: Neck.out_channels (a required argument there) is 256
+// here, the value of det_mv3_db.yml. det_arch_from_yaml() starts from these
+// defaults for keys a config leaves out.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace YAML {
+class Node;
+}
+
+namespace ocrforge {
+
+struct DetBackboneSpec {
+  std::string name = "MobileNetV3";  // MobileNetV3 | ResNet_vd
+  int in_channels = 3;
+  // MobileNetV3 (det variant: square strides, 4 stage outputs)
+  std::string model_name = "large";  // large | small
+  // A double, as in PaddleOCR: 0.35 kept as a float is 0.34999999 and
+  // make_divisible(0.34999999 * 240) is 80 where PaddleOCR builds 88.
+  double scale = 0.5;                 // 0.35 | 0.5 | 0.75 | 1.0 | 1.25 (PaddleOCR's supported_scale)
+  bool disable_se = false;            // drop the SE modules of the blocks (PP-OCRv3 det student)
+  // ResNet_vd
+  int layers = 50;  // 18 | 34 | 50 (PaddleOCR's default is 50)
+};
+
+struct DetNeckSpec {
+  std::string name = "DBFPN";  // DBFPN | RSEFPN
+  int out_channels = 256;      // width of the lateral maps; the fused map has 4 x out_channels/4
+  bool shortcut = true;        // RSEFPN: x + SE(x) in each RSE layer (false: SE(x) only)
+};
+
+struct DetHeadSpec {
+  std::string name = "DBHead";
+  int k = 50;  // steepness of the differentiable binarisation 1 / (1 + exp(-k (P - T)))
+};
+
+struct DetArchSpec {
+  std::string algorithm = "DB";
+  DetBackboneSpec backbone;
+  DetNeckSpec neck;
+  DetHeadSpec head;
+};
+
+// From the config's Architecture section (model_type det). Unknown names or
+// keys throw UsageError naming the key path and the known values, e.g.
+// "Architecture.Backbone.sclae: unknown key (did you mean 'scale'?)".
+DetArchSpec det_arch_from_yaml(const YAML::Node& architecture);
+
+// Checks names and value ranges; throws UsageError naming the Architecture
+// key. DetModel's constructor calls it.
+void validate_det_arch(const DetArchSpec& spec);
+
+// PaddleOCR's DBLoss arguments (ppocr/losses/det_db_loss.py).
+struct DBLossSpec {
+  bool balance_loss = true;  // OHEM on the shrink-map term; false: the plain main loss
+  // Per-pixel loss inside BalanceLoss on the shrink map:
+  //  - "DiceLoss" (PaddleOCR's default, and what every PaddleOCR DB config
+  //    writes): BalanceLoss then weights one scalar Dice value per pixel, so
+  //    the shrink term is in effect Dice(shrink, gt) and the OHEM selection
+  //    does not change it;
+  //  - "BCELoss": binary cross-entropy per pixel with OHEM (all positives +
+  //    the hardest negatives, at most ohem_ratio per positive) as in the DB
+  //    paper; older PaddleOCR releases passed it straight to BalanceLoss.
+  std::string main_loss_type = "DiceLoss";
+  double alpha = 5.0;       // weight of the shrink-map term
+  double beta = 10.0;       // weight of the threshold-map (masked L1) term
+  double ohem_ratio = 3.0;  // negatives kept per positive
+  double eps = 1e-6;        // Dice and L1 denominators
+};
+
+// From the config's Loss section ({name: DBLoss, ...}); UsageError naming
+// Loss.<key> on unknown keys or bad values.
+DBLossSpec db_loss_from_yaml(const YAML::Node& loss);
+void validate_db_loss(const DBLossSpec& spec);
+
+}  // namespace ocrforge
