@@ -13,12 +13,14 @@
 #include "ocrforge/train/dist/c10d_communicator.h"
 #include "ocrforge/train/loop/allocator_tuning.h"
 #include "ocrforge/train/loop/trainer.h"
+#include "ocrforge/train/task/training_schema.h"
 #include "ocrforge/train/loop/stop_signal.h"
 #include "train_args.h"
 
 namespace ocrforge {
 
 static Config load_config(const TrainArgs& t) {
+  register_training_schema();  // det rows etc., before the overrides are validated
   Config c = Config::load_file(t.config);
   c.apply_overrides(t.overrides);
   return c;

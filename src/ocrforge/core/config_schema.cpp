@@ -2,7 +2,9 @@
 // and the checker that walks a YAML tree against them.
 #include "ocrforge/core/config_schema.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <stdexcept>
 #include <cstdlib>
 
 #include "ocrforge/core/text.h"
@@ -29,6 +31,8 @@ Field global_section() {
       // ocrforge's own keys: CPU threads, bit-reproducible kernels, global
       // gradient-norm clipping (0 = off).
       {"num_threads", I}, {"deterministic", B}, {"grad_clip", N},
+      // PaddleOCR 2.x det configs carry it (static-graph weights); accepted, unused.
+      {"load_static_weights", B},
   });
 }
 
@@ -126,9 +130,64 @@ Field build_schema() {
 }
 }  // namespace
 
-const Field& config_schema() {
-  static const Field schema = build_schema();
+static Field& mutable_schema() {
+  static Field schema = build_schema();
   return schema;
+}
+
+const Field& config_schema() { return mutable_schema(); }
+
+namespace {
+
+// The fields reachable one step below `f` under `key` (see add_schema_variants).
+std::vector<Field*> children(Field& f, const std::string& key) {
+  std::vector<Field*> out;
+  for (auto& c : f.fields)
+    if (c.key == key) out.push_back(&c);
+  if (out.empty() && f.kind == Kind::Component)
+    for (auto& v : f.variants)
+      for (auto& c : v.fields)
+        if (c.key == key) out.push_back(&c);
+  return out;
+}
+
+void merge_variants(Field& target, const std::vector<Variant>& variants) {
+  for (const auto& v : variants) {
+    auto same = std::find_if(target.variants.begin(), target.variants.end(),
+                             [&](const Variant& e) { return e.name == v.name; });
+    if (same == target.variants.end()) {
+      target.variants.push_back(v);
+      continue;
+    }
+    for (const auto& f : v.fields) {
+      const bool known = std::any_of(same->fields.begin(), same->fields.end(),
+                                     [&](const Field& e) { return e.key == f.key; });
+      if (!known) same->fields.push_back(f);
+    }
+  }
+}
+
+}  // namespace
+
+void add_schema_variants(const std::string& path, const std::vector<Variant>& variants) {
+  std::vector<Field*> level = {&mutable_schema()};
+  size_t start = 0;
+  while (start <= path.size()) {
+    const size_t dot = path.find('.', start);
+    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    std::vector<Field*> next;
+    for (Field* f : level)
+      for (Field* c : children(*f, key)) next.push_back(c);
+    if (next.empty()) throw std::logic_error("add_schema_variants: no component at '" + path + "'");
+    level = next;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  for (Field* f : level) {
+    if (f->kind != Kind::Component && f->kind != Kind::Transforms)
+      throw std::logic_error("add_schema_variants: '" + path + "' is not a component or transform list");
+    merge_variants(*f, variants);
+  }
 }
 
 // ---- scalar readers ------------------------------------------------------

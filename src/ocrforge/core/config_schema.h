@@ -83,7 +83,19 @@ inline Field transform_list(std::string key, std::vector<Variant> variants) {
 
 // The whole training-config schema: a Section whose fields are the top-level
 // sections (Global, Architecture, Loss, Optimizer, PostProcess, Metric, Train, Eval).
+// Core holds the sections and the recognition rows; layers above core add the
+// rows of the components they read with add_schema_variants (the train layer's
+// register_training_schema(), called before configs are read), so the rows
+// live next to the code that reads them.
 const Field& config_schema();
+
+// Adds `variants` to the component or transform list at `path` (e.g.
+// "Architecture.Backbone", "Loss", "Train.dataset.transforms"): a path step
+// through a Component looks in its shared fields, then in every variant's. A
+// variant whose name exists already gets the fields it lacks (det and rec
+// MobileNetV3 share a name and differ in keys). Throws std::logic_error for a
+// path that names no component. Not thread-safe: call at start-up.
+void add_schema_variants(const std::string& path, const std::vector<Variant>& variants);
 
 // Every problem found in `root` against `schema`, one message each, in
 // document order; empty when the config is valid. Messages name the full key

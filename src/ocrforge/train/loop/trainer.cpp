@@ -1,5 +1,6 @@
 #include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/loop/trainer_state.h"
+#include "ocrforge/train/task/training_schema.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -25,6 +26,7 @@ namespace ocrforge {
 
 Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> comm)
     : config_(std::move(config)), comm_(std::move(comm)), s_(std::make_unique<State>()) {
+  register_training_schema();
   config_.validate();
   opt_ = trainer_options_from_config(config_);
   const YAML::Node root = config_.root();

@@ -1,6 +1,7 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/task/det_task.h"
 #include "ocrforge/train/task/rec_task.h"
 #include "ocrforge/train/task/task.h"
 
@@ -9,7 +10,13 @@ namespace ocrforge {
 std::unique_ptr<Task> make_task(const Config& config, const TrainerOptions& options, torch::Device device) {
   const std::string model_type = config.get<std::string>("Architecture.model_type", "rec");
   if (model_type == "rec") return std::make_unique<RecTask>(config, options, device);
-  throw UsageError("Architecture.model_type: '" + model_type + "' training is not supported yet (supported: rec)");
+  if (model_type == "det") {
+    const std::string algorithm = config.get<std::string>("Architecture.algorithm", "DB");
+    if (algorithm != "DB")
+      throw UsageError("Architecture.algorithm: '" + algorithm + "' detection training is not supported yet (supported: DB)");
+    return std::make_unique<DetTask>(config, options, device);
+  }
+  throw UsageError("Architecture.model_type: '" + model_type + "' training is not supported yet (supported: rec, det)");
 }
 
 }  // namespace ocrforge

@@ -1,0 +1,188 @@
+#include "ocrforge/train/task/det_task.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <opencv2/core.hpp>
+
+#include "ocrforge/core/config.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/stopwatch.h"
+#include "ocrforge/train/data/det_data_config.h"
+#include "ocrforge/train/dist/distributed_sampler.h"
+#include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/vision/det_metric.h"
+
+namespace ocrforge {
+
+namespace {
+
+// What DetMetric needs of one evaluation image (the batch's `extra`).
+struct DetTruth {
+  cv::Size src_size;
+  std::vector<DetGtPolygon> polygons;
+};
+
+// DetDataset as the task-free Dataset: the four training maps or, in
+// evaluation, the image alone plus the ground truth as `extra`.
+class DetDatasetView : public Dataset {
+ public:
+  explicit DetDatasetView(std::shared_ptr<DetDataset> d) : d_(std::move(d)) {}
+  size_t size() const override { return d_->size(); }
+  Sample load_sample(size_t index, uint64_t rng_seed, DataStats* stats) const override {
+    DetDataStats ds;
+    DetSample s = d_->load(index, rng_seed, &ds);
+    if (stats) add_stats(ds, stats);
+    const int64_t h = s.height, w = s.width;
+    auto plane = [&](std::vector<float>& v, std::initializer_list<int64_t> shape) {
+      return torch::from_blob(v.data(), shape, torch::kFloat32).clone();
+    };
+    Sample out;
+    out.tensors["image"] = plane(s.image, {3, h, w});
+    if (d_->training()) {
+      out.tensors["threshold_map"] = plane(s.threshold_map, {h, w});
+      out.tensors["threshold_mask"] = plane(s.threshold_mask, {h, w});
+      out.tensors["shrink_map"] = plane(s.shrink_map, {h, w});
+      out.tensors["shrink_mask"] = plane(s.shrink_mask, {h, w});
+    } else {
+      out.extra = DetTruth{cv::Size(s.src_w, s.src_h), std::move(s.polygons)};
+    }
+    out.path = std::move(s.path);
+    return out;
+  }
+
+ private:
+  // Replacements go to the named fields; the det-only reasons to `other`.
+  static void add_stats(const DetDataStats& d, DataStats* s) {
+    s->missing_images += d.missing_images;
+    s->undecodable += d.undecodable;
+    auto add = [&](const char* name, long v) {
+      if (v) s->other[name] += v;
+    };
+    add("images without text", d.no_text);
+    add("regions clipped to the image", d.clipped);
+    add("zero-area regions ignored", d.zero_area);
+    add("self-intersecting regions ignored", d.self_intersecting);
+    add("regions too small to shrink ignored", d.too_small);
+    add("regions whose shrink failed ignored", d.shrink_failed);
+  }
+  std::shared_ptr<DetDataset> d_;
+};
+
+cv::Mat prob_map(const torch::Tensor& maps, int64_t i) {
+  torch::Tensor p = maps[i][0].to(torch::kCPU, torch::kFloat32).contiguous();
+  return cv::Mat(static_cast<int>(p.size(0)), static_cast<int>(p.size(1)), CV_32F, p.data_ptr<float>()).clone();
+}
+
+}  // namespace
+
+std::vector<schema::Variant> det_postprocess_variants() {
+  using schema::Kind;
+  return {{"DBPostProcess",
+           {{"thresh", Kind::Number}, {"box_thresh", Kind::Number}, {"max_candidates", Kind::Int},
+            {"unclip_ratio", Kind::Number}, {"use_dilation", Kind::Bool}, {"score_mode", Kind::String, {"fast", "slow"}},
+            {"box_type", Kind::String, {"quad", "poly"}}}}};
+}
+
+std::vector<schema::Variant> det_metric_variants() {
+  return {{"DetMetric", {{"main_indicator", schema::Kind::String, {"precision", "recall", "hmean"}}}}};
+}
+
+DbPostParams db_post_params_from_yaml(const YAML::Node& n) {
+  DbPostParams p;
+  if (!n || n.IsNull()) return p;
+  const std::string path = "PostProcess";
+  std::string name = "DBPostProcess";
+  read_key(n, path, "name", &name);
+  if (name != "DBPostProcess")
+    throw UsageError("PostProcess.name: '" + name + "' does not fit a DB detector (use DBPostProcess)");
+  if (read_key(n, path, "thresh", &p.thresh)) require_between(p.thresh, 0, 1, "PostProcess.thresh");
+  if (read_key(n, path, "box_thresh", &p.box_thresh)) require_between(p.box_thresh, 0, 1, "PostProcess.box_thresh");
+  if (read_key(n, path, "max_candidates", &p.max_candidates))
+    require_at_least(p.max_candidates, 1, "PostProcess.max_candidates");
+  if (read_key(n, path, "unclip_ratio", &p.unclip_ratio)) require_above(p.unclip_ratio, 0, "PostProcess.unclip_ratio");
+  read_key(n, path, "use_dilation", &p.use_dilation);
+  std::string mode = "fast";
+  if (read_key(n, path, "score_mode", &mode)) {
+    if (mode != "fast" && mode != "slow") throw UsageError("PostProcess.score_mode: '" + mode + "' (known: fast, slow)");
+    p.score_mode = mode == "fast" ? DbScoreMode::Fast : DbScoreMode::Slow;
+  }
+  std::string box = "quad";
+  if (read_key(n, path, "box_type", &box)) {
+    if (box != "quad" && box != "poly") throw UsageError("PostProcess.box_type: '" + box + "' (known: quad, poly)");
+    p.box_type = box == "quad" ? DetBoxType::Quad : DetBoxType::Poly;
+  }
+  return p;
+}
+
+DetTask::DetTask(const Config& config, const TrainerOptions& o, torch::Device device)
+    : config_(config), device_(device) {
+  seed_ = o.seed;
+  const YAML::Node root = config.root();
+  arch_ = det_arch_from_yaml(root["Architecture"]);
+  arch_text_ = YAML::Dump(root["Architecture"]);
+  model_ = DetModel(arch_);
+  loss_ = DBLoss(db_loss_from_yaml(root["Loss"]));
+  post_ = db_post_params_from_yaml(root["PostProcess"]);
+  to_device(device);
+}
+
+void DetTask::to_device(torch::Device device) {
+  device_ = device;
+  model_->to(device);
+  model_->set_channels_last(!device.is_cuda());  // as RecTask: NHWC is faster on CPU
+}
+
+std::unique_ptr<BatchLoader> DetTask::make_loader(const std::string& name, bool training, int rank, int world_size) {
+  const YAML::Node section = config_.root()[name];
+  if (!section || !section.IsMap()) throw UsageError("config section '" + name + "' is missing");
+  DetDataSetup setup = det_data_from_yaml(section, name, seed_, training);
+  if (!training) setup.loader.drop_last = false;  // evaluate every image
+  std::shared_ptr<Sampler> sampler;
+  if (training && world_size > 1)
+    sampler = make_distributed_sampler(setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size);
+  return std::make_unique<BatchLoader>(std::make_shared<DetDatasetView>(setup.dataset), setup.loader, seed_, sampler);
+}
+
+StepLoss DetTask::train_step(const Batch& batch) {
+  StepLoss s;
+  s.output = model_->forward(batch.at("image").to(device_));
+  DBTargets t{batch.at("shrink_map").to(device_), batch.at("shrink_mask").to(device_),
+              batch.at("threshold_map").to(device_), batch.at("threshold_mask").to(device_)};
+  DBLossParts parts = loss_(s.output, t);
+  s.loss = parts.loss;
+  for (const auto& [name, value] : parts.named())
+    if (name != "loss") s.parts.emplace_back(name, value.item<double>());
+  return s;
+}
+
+EvalMetrics DetTask::evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) {
+  model_->eval();
+  torch::NoGradGuard no_grad;
+  Stopwatch sw;
+  DetMetric metric;
+  loader.start_epoch(0);
+  const size_t total = loader.batches_per_epoch();
+  size_t done = 0;
+  long images = 0;
+  Batch batch;
+  while (loader.next(&batch)) {
+    const torch::Tensor maps = model_->forward(batch.at("image").to(device_));
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const auto& truth = std::any_cast<const DetTruth&>(batch.extras[i]);
+      std::vector<std::vector<cv::Point2f>> boxes;
+      for (const TextBox& b : db_postprocess(prob_map(maps, static_cast<int64_t>(i)), truth.src_size, post_))
+        boxes.push_back(b.polygon);
+      metric.add(truth.polygons, boxes);
+      ++images;
+    }
+    if (progress) progress(++done, total);
+  }
+  model_->train();
+  EvalMetrics r;
+  r.values = {{"precision", metric.precision()}, {"recall", metric.recall()}, {"hmean", metric.hmean()}};
+  r.samples = images;
+  r.seconds = sw.elapsed_ms() / 1000.0;
+  return r;
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,52 @@
+// DB text detection as a training task: DetModel (MobileNetV3 / ResNet_vd +
+// DBFPN / RSEFPN + DBHead), the det data pipeline (det_dataset.h), DBLoss,
+// and evaluation with the inference DB post-processing (vision/) and
+// DetMetric (precision / recall / hmean).
+#pragma once
+#include "ocrforge/core/config_schema.h"
+#include "ocrforge/train/models/db_loss.h"
+#include "ocrforge/train/models/det_model.h"
+#include "ocrforge/train/task/task.h"
+#include "ocrforge/vision/db_postprocess.h"
+
+namespace ocrforge {
+
+class DetTask : public Task {
+ public:
+  // Reads Architecture, Loss (DBLoss), PostProcess (DBPostProcess).
+  DetTask(const Config& config, const TrainerOptions& options, torch::Device device);
+
+  torch::nn::Module& model() override { return *model_; }
+  std::string architecture_text() const override { return arch_text_; }
+  void to_device(torch::Device device) override;
+  std::unique_ptr<BatchLoader> make_loader(const std::string& section, bool training, int rank,
+                                           int world_size) override;
+  StepLoss train_step(const Batch& batch) override;
+  EvalMetrics evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) override;
+  std::string default_main_indicator() const override { return "hmean"; }
+
+  const DbPostParams& postprocess() const { return post_; }
+  DetModel det_model() const { return model_; }
+
+ private:
+  const Config& config_;
+  DetArchSpec arch_;
+  std::string arch_text_;
+  DetModel model_{nullptr};
+  DBLoss loss_;
+  DbPostParams post_;
+  torch::Device device_{torch::kCPU};
+  uint64_t seed_ = 1024;
+};
+
+// PostProcess {name: DBPostProcess, thresh, box_thresh, max_candidates,
+// unclip_ratio, use_dilation, score_mode, box_type} -> the inference
+// pipeline's parameters (one post-processing for eval and `ocrforge ocr`).
+DbPostParams db_post_params_from_yaml(const YAML::Node& postprocess);
+
+// Config schema rows of what this file reads: PostProcess DBPostProcess and
+// Metric DetMetric (training_schema.cpp adds them).
+std::vector<schema::Variant> det_postprocess_variants();
+std::vector<schema::Variant> det_metric_variants();
+
+}  // namespace ocrforge
