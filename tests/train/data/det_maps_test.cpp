@@ -12,7 +12,7 @@ namespace {
 
 const cv::Size kImage(140, 80);
 DetPolygon rect(float x0, float y0, float x1, float y1) { return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}; }
-float at(const cv::Mat& m, int x, int y) { return m.at<float>(y, x); }
+float px(const cv::Mat& m, int x, int y) { return m.at<float>(y, x); }
 
 }  // namespace
 
@@ -41,13 +41,13 @@ TEST(DetMaps, ShrinkMapFillsTheRectangleTwelvePixelsInside) {
   ASSERT_EQ(map.size(), kImage);
   // Filled box: x in [32, 108], y in [32, 48] (cv::fillPoly includes the edges).
   EXPECT_EQ(cv::countNonZero(map), 77 * 17);
-  EXPECT_EQ(at(map, 32, 32), 1.f);
-  EXPECT_EQ(at(map, 108, 48), 1.f);
-  EXPECT_EQ(at(map, 70, 40), 1.f);
-  EXPECT_EQ(at(map, 31, 40), 0.f);
-  EXPECT_EQ(at(map, 109, 40), 0.f);
-  EXPECT_EQ(at(map, 70, 31), 0.f);
-  EXPECT_EQ(at(map, 70, 49), 0.f);
+  EXPECT_EQ(px(map, 32, 32), 1.f);
+  EXPECT_EQ(px(map, 108, 48), 1.f);
+  EXPECT_EQ(px(map, 70, 40), 1.f);
+  EXPECT_EQ(px(map, 31, 40), 0.f);
+  EXPECT_EQ(px(map, 109, 40), 0.f);
+  EXPECT_EQ(px(map, 70, 31), 0.f);
+  EXPECT_EQ(px(map, 70, 49), 0.f);
   EXPECT_EQ(cv::countNonZero(mask), kImage.area());  // nothing ignored
   EXPECT_EQ(stats.too_small, 0);
   EXPECT_EQ(stats.shrink_failed, 0);
@@ -61,10 +61,10 @@ TEST(DetMaps, ShrinkMapMasksIgnoredAndTooSmallPolygons) {
                   &mask, &stats);
   EXPECT_EQ(cv::countNonZero(map), 0);
   EXPECT_EQ(stats.too_small, 1);  // the ignored one is not counted again
-  EXPECT_EQ(at(mask, 25, 25), 0.f);
-  EXPECT_EQ(at(mask, 70, 63), 0.f);
-  EXPECT_EQ(at(mask, 70, 50), 1.f);
-  EXPECT_EQ(at(mask, 130, 75), 1.f);
+  EXPECT_EQ(px(mask, 25, 25), 0.f);
+  EXPECT_EQ(px(mask, 70, 63), 0.f);
+  EXPECT_EQ(px(mask, 70, 50), 1.f);
+  EXPECT_EQ(px(mask, 130, 75), 1.f);
   // The masked areas are exactly the two filled polygons: 31*31 + 101*7.
   EXPECT_EQ(kImage.area() - cv::countNonZero(mask), 31 * 31 + 101 * 7);
 }
@@ -74,8 +74,8 @@ TEST(DetMaps, ShrinkMapClampsPolygonsIntoTheImage) {
   // Sticks out on the left: clamped to x = 0 first, then shrunk.
   make_shrink_map(kImage, {rect(-50, 20, 50, 60)}, {false}, DetShrinkMapParams{}, &map, &mask, nullptr);
   EXPECT_GT(cv::countNonZero(map), 0);
-  EXPECT_EQ(at(map, 0, 40), 0.f);
-  EXPECT_EQ(at(map, 25, 40), 1.f);
+  EXPECT_EQ(px(map, 0, 40), 0.f);
+  EXPECT_EQ(px(map, 25, 40), 1.f);
 }
 
 TEST(DetMaps, BorderDistanceIsPaddleOcrs) {
@@ -92,22 +92,22 @@ TEST(DetMaps, BorderMapValuesAtKnownPoints) {
   make_border_map(kImage, {rect(20, 20, 120, 60)}, {false}, DetBorderMapParams{}, &tmap, &tmask);
   ASSERT_EQ(tmap.size(), kImage);
   // thresh = 0.3 + 0.4 * (1 - min(1, dist / 12)).
-  EXPECT_NEAR(at(tmap, 70, 20), 0.7, 1e-6);                     // on the top edge
-  EXPECT_NEAR(at(tmap, 70, 40), 0.3, 1e-6);                     // centre: 20 px from every edge
-  EXPECT_NEAR(at(tmap, 70, 26), 0.5, 1e-6);                     // 6 px inside
-  EXPECT_NEAR(at(tmap, 70, 14), 0.5, 1e-6);                     // 6 px outside
-  EXPECT_NEAR(at(tmap, 70, 9), 0.3 + 0.4 / 12.0, 1e-6);         // 11 px outside
-  EXPECT_NEAR(at(tmap, 130, 40), 0.3 + 0.4 * 2.0 / 12.0, 1e-6);  // 10 px right of the right edge
-  EXPECT_NEAR(at(tmap, 14, 14), 0.3 + 0.4 * (1.0 - std::sqrt(72.0) / 12.0), 1e-6);  // off the corner
-  EXPECT_NEAR(at(tmap, 2, 2), 0.3, 1e-6);                       // outside the grown box
+  EXPECT_NEAR(px(tmap, 70, 20), 0.7, 1e-6);                     // on the top edge
+  EXPECT_NEAR(px(tmap, 70, 40), 0.3, 1e-6);                     // centre: 20 px from every edge
+  EXPECT_NEAR(px(tmap, 70, 26), 0.5, 1e-6);                     // 6 px inside
+  EXPECT_NEAR(px(tmap, 70, 14), 0.5, 1e-6);                     // 6 px outside
+  EXPECT_NEAR(px(tmap, 70, 9), 0.3 + 0.4 / 12.0, 1e-6);         // 11 px outside
+  EXPECT_NEAR(px(tmap, 130, 40), 0.3 + 0.4 * 2.0 / 12.0, 1e-6);  // 10 px right of the right edge
+  EXPECT_NEAR(px(tmap, 14, 14), 0.3 + 0.4 * (1.0 - std::sqrt(72.0) / 12.0), 1e-6);  // off the corner
+  EXPECT_NEAR(px(tmap, 2, 2), 0.3, 1e-6);                       // outside the grown box
   // The mask is the polygon grown by 12 with round corners: y 8..72, x 8..132.
-  EXPECT_EQ(at(tmask, 70, 8), 1.f);
-  EXPECT_EQ(at(tmask, 70, 7), 0.f);
-  EXPECT_EQ(at(tmask, 8, 40), 1.f);
-  EXPECT_EQ(at(tmask, 7, 40), 0.f);
-  EXPECT_EQ(at(tmask, 132, 72), 0.f);  // the corner is rounded: 17 px from (120, 60)
-  EXPECT_EQ(at(tmask, 13, 13), 1.f);   // 9.9 px from the corner (20, 20)
-  EXPECT_EQ(at(tmask, 9, 9), 0.f);     // 15.6 px from it
+  EXPECT_EQ(px(tmask, 70, 8), 1.f);
+  EXPECT_EQ(px(tmask, 70, 7), 0.f);
+  EXPECT_EQ(px(tmask, 8, 40), 1.f);
+  EXPECT_EQ(px(tmask, 7, 40), 0.f);
+  EXPECT_EQ(px(tmask, 132, 72), 0.f);  // the corner is rounded: 17 px from (120, 60)
+  EXPECT_EQ(px(tmask, 13, 13), 1.f);   // 9.9 px from the corner (20, 20)
+  EXPECT_EQ(px(tmask, 9, 9), 0.f);     // 15.6 px from it
   double lo = 1, hi = 0;
   cv::minMaxLoc(tmap, &lo, &hi);
   EXPECT_NEAR(lo, 0.3, 1e-6);
@@ -131,9 +131,9 @@ TEST(DetMaps, AnyPointCountWorks) {
   make_shrink_map(kImage, {l}, {false}, DetShrinkMapParams{}, &map, &mask, nullptr);
   make_border_map(kImage, {l}, {false}, DetBorderMapParams{}, &tmap, &tmask);
   EXPECT_GT(cv::countNonZero(map), 0);
-  EXPECT_EQ(at(map, 60, 60), 0.f);  // outside the L
-  EXPECT_EQ(at(map, 25, 40), 1.f);  // deep inside the vertical bar
-  EXPECT_EQ(at(tmask, 60, 60), 0.f);
-  EXPECT_EQ(at(tmask, 40, 50), 1.f);  // on an edge
-  EXPECT_NEAR(at(tmap, 40, 50), 0.7, 1e-6);
+  EXPECT_EQ(px(map, 60, 60), 0.f);  // outside the L
+  EXPECT_EQ(px(map, 25, 40), 1.f);  // deep inside the vertical bar
+  EXPECT_EQ(px(tmask, 60, 60), 0.f);
+  EXPECT_EQ(px(tmask, 40, 50), 1.f);  // on an edge
+  EXPECT_NEAR(px(tmap, 40, 50), 0.7, 1e-6);
 }
