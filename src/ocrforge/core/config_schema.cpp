@@ -240,6 +240,7 @@ std::string describe_kind(const Field& f) {
     case Kind::Section: return "a map";
     case Kind::Component: return "a map with a 'name'";
     case Kind::Transforms: return "a list of one-key maps like '- DecodeImage: {img_mode: BGR}'";
+    case Kind::Any: return "any value";
   }
   return "?";
 }
@@ -291,6 +292,7 @@ class Checker {
         return keys(n, {&f.fields}, path);
       case Kind::Component: return component(n, f, path);
       case Kind::Transforms: return transforms(n, f, path);
+      case Kind::Any: return;  // structured value checked by its reader
     }
   }
 

@@ -36,6 +36,8 @@ enum class Kind {
   Section,       // map with fixed keys (`fields`)
   Component,     // map whose keys are chosen by its `name` (`variants`)
   Transforms,    // list of one-key maps, each key one of `variants`
+  Any,           // a structured value (IaaAugment's augmenter_args list of maps) that
+                 // the schema cannot describe; the component's reader checks it fully
 };
 
 struct Field;

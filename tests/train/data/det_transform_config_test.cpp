@@ -186,7 +186,7 @@ TEST(DetDataConfig, BuildsDatasetAndLoaderFromASection) {
   EXPECT_NE(msg.find("'Eval.dataset.name'"), std::string::npos) << msg;
 }
 
-TEST(DetTransformSchema, AcceptsPaddleOcrsDetListsExceptAugmenterArgs) {
+TEST(DetTransformSchema, AcceptsPaddleOcrsDetLists) {
   std::vector<schema::Variant> variants = det_transform_schema_variants();
   variants.push_back({"DecodeImage", {{"img_mode", schema::Kind::String}, {"channel_first", schema::Kind::Bool}}});
   variants.push_back({"KeepKeys", {{"keep_keys", schema::Kind::StringList}}});
@@ -197,7 +197,36 @@ TEST(DetTransformSchema, AcceptsPaddleOcrsDetListsExceptAugmenterArgs) {
   EXPECT_TRUE(schema::check_config(eval, root).empty());
   YAML::Node train;
   train["transforms"] = section(kTrain)["dataset"]["transforms"];
-  const auto problems = schema::check_config(train, root);
-  ASSERT_EQ(problems.size(), 1u);  // the known gap, documented in det_transform_schema.h
-  EXPECT_NE(problems[0].find("IaaAugment.augmenter_args"), std::string::npos) << problems[0];
+  EXPECT_TRUE(schema::check_config(train, root).empty());
+  YAML::Node typo;
+  typo["transforms"] = YAML::Load("[{IaaAugment: {augmentor_args: []}}]");
+  const auto problems = schema::check_config(typo, root);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("augmenter_args"), std::string::npos) << problems[0];
+}
+
+// det_mv3_db.yml's `DetResizeForTest: {image_shape: [736, 1280]}` (PaddleOCR's
+// resize_type 1): a fixed size, or height + rounded-up width with keep_ratio.
+TEST(DetTransformConfig, ResizeForTestImageShapeIsAFixedSize) {
+  auto eval_list = [](const std::string& resize) {
+    YAML::Node list = section(kEval)["dataset"]["transforms"];
+    for (size_t i = 0; i < list.size(); ++i)
+      if (list[i].begin()->first.as<std::string>() == "DetResizeForTest") list[i] = YAML::Load(resize);
+    return list;
+  };
+  const DetTransformSpec fixed =
+      det_transform_spec_from_yaml(eval_list("{DetResizeForTest: {image_shape: [736, 1280]}}"), "Eval.dataset.transforms", false);
+  EXPECT_EQ(det_eval_target_size({1000, 500}, fixed), cv::Size(1280, 736));
+  const DetTransformSpec kept = det_transform_spec_from_yaml(
+      eval_list("{DetResizeForTest: {image_shape: [736, 1280], keep_ratio: true}}"), "Eval.dataset.transforms", false);
+  // 1000 * 736 / 500 = 1472 -> ceil(1472 / 32) * 32 = 1472; 1001 * 736 / 500 = 1473.5 -> 1504
+  EXPECT_EQ(det_eval_target_size({1000, 500}, kept), cv::Size(1472, 736));
+  EXPECT_EQ(det_eval_target_size({1001, 500}, kept), cv::Size(1504, 736));
+  const DetTransformSpec limit =
+      det_transform_spec_from_yaml(eval_list("{DetResizeForTest: {limit_side_len: 640, limit_type: max}}"), "Eval.dataset.transforms", false);
+  EXPECT_EQ(det_eval_target_size({1280, 720}, limit), det_target_size({1280, 720}, limit.eval_resize));
+  const std::string msg = usage_error([&] {
+    det_transform_spec_from_yaml(eval_list("{DetResizeForTest: {image_shape: [736]}}"), "Eval.dataset.transforms", false);
+  });
+  EXPECT_NE(msg.find("DetResizeForTest.image_shape"), std::string::npos) << msg;
 }

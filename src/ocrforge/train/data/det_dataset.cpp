@@ -86,7 +86,7 @@ DetDataset::Outcome DetDataset::try_load(size_t index, uint64_t rng_seed, DetSam
   } else {
     out->src_h = img.rows;
     out->src_w = img.cols;
-    const cv::Size target = det_target_size(img.size(), t.eval_resize);
+    const cv::Size target = det_eval_target_size(img.size(), t);
     cv::Mat resized;
     cv::resize(img, resized, target, 0, 0, cv::INTER_LINEAR);
     out->ratio_h = static_cast<float>(static_cast<double>(target.height) / img.rows);

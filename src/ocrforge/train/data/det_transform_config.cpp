@@ -147,13 +147,24 @@ void parse_shrink(const YAML::Node& p, const std::string& path, DetShrinkMapPara
   if (s->min_text_size < 0) throw bad(path + ".min_text_size", "must not be negative");
 }
 
-void parse_resize_for_test(const YAML::Node& p, const std::string& path, DetResizeParams* r) {
+void parse_resize_for_test(const YAML::Node& p, const std::string& path, DetTransformSpec* spec) {
   y::check_keys(p, path, {"limit_side_len", "limit_type", "image_shape", "resize_long", "keep_ratio"});
-  for (const char* k : {"image_shape", "resize_long", "keep_ratio"})
-    if (has(p, k))
-      throw bad(path + "." + k, "not supported; use limit_side_len and limit_type (the rule of `ocrforge infer det`)");
+  if (has(p, "resize_long"))
+    throw bad(path + ".resize_long", "not supported; use limit_side_len and limit_type, or image_shape");
+  DetResizeParams* r = &spec->eval_resize;
   // PaddleOCR: without parameters limit_side_len 736, limit_type min; limit_type defaults to min.
   *r = DetResizeParams{736, DetLimitType::Min, r->max_side_limit};
+  if (has(p, "image_shape")) {  // PaddleOCR's resize_type 1: a fixed [h, w]
+    const std::vector<int> shape = config_detail::convert<std::vector<int>>(p["image_shape"], path + ".image_shape");
+    if (shape.size() != 2 || shape[0] < 32 || shape[1] < 32)
+      throw bad(path + ".image_shape", "expected [height, width], each at least 32");
+    spec->eval_fixed_size = cv::Size(shape[1], shape[0]);
+    if (has(p, "keep_ratio")) spec->eval_keep_ratio = y::boolean(p["keep_ratio"], path + ".keep_ratio");
+    if (has(p, "limit_side_len") || has(p, "limit_type"))
+      throw bad(path + ".image_shape", "cannot be combined with limit_side_len / limit_type (PaddleOCR uses image_shape)");
+    return;
+  }
+  if (has(p, "keep_ratio")) throw bad(path + ".keep_ratio", "only applies with image_shape");
   if (has(p, "limit_side_len")) {
     r->limit_side_len = y::integer(p["limit_side_len"], path + ".limit_side_len");
     if (r->limit_side_len < 1) throw bad(path + ".limit_side_len", "must be positive");
@@ -248,7 +259,7 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
     else if (name == "EastRandomCropData") { parse_crop(params, path, &spec.crop); spec.use_crop = true; }
     else if (name == "MakeBorderMap") parse_border(params, path, &spec.border);
     else if (name == "MakeShrinkMap") parse_shrink(params, path, &spec.shrink);
-    else if (name == "DetResizeForTest") parse_resize_for_test(params, path, &spec.eval_resize);
+    else if (name == "DetResizeForTest") parse_resize_for_test(params, path, &spec);
     else if (name == "NormalizeImage") parse_normalize(params, path, &spec.normalize);
     else parse_keep_keys(params, path, training, &spec.keep_keys);
   }

@@ -10,7 +10,9 @@ std::vector<schema::Variant> det_transform_schema_variants() {
              NL = Kind::NumberList, IOL = Kind::IntOrList;
   return {
       {"DetLabelEncode", {}},
-      {"IaaAugment", {}},  // augmenter_args: see the header
+      // augmenter_args is a list of {type, args} maps; det_transform_config.cpp
+      // checks every entry with its full key path.
+      {"IaaAugment", {{"augmenter_args", Kind::Any}}},
       {"EastRandomCropData", {{"size", IL, {}, 2}, {"max_tries", I}, {"keep_ratio", B}, {"min_crop_side_ratio", N}}},
       {"MakeBorderMap", {{"shrink_ratio", N}, {"thresh_min", N}, {"thresh_max", N}}},
       {"MakeShrinkMap", {{"shrink_ratio", N}, {"min_text_size", I}}},

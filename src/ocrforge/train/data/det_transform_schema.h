@@ -14,10 +14,9 @@ namespace ocrforge {
 // recognition and already in the schema (KeepKeys' keep_keys is a string
 // list there too).
 //
-// Not expressible yet: IaaAugment.augmenter_args is a list of
-// {type, args} maps, and no schema Kind describes a list of maps. Its row
-// is therefore absent, and check_config reports it as unknown until the
-// schema gains such a kind; det_transform_spec_from_yaml checks it fully.
+// IaaAugment.augmenter_args is a list of {type, args} maps, which no schema
+// Kind describes: its row is Kind::Any (a typo in the key is still caught)
+// and det_transform_spec_from_yaml checks its contents fully.
 std::vector<schema::Variant> det_transform_schema_variants();
 
 }  // namespace ocrforge

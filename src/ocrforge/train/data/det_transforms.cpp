@@ -1,6 +1,9 @@
 // NormalizeImage + ToCHWImage (det_transforms.h).
 #include "ocrforge/train/data/det_transforms.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "ocrforge/core/error.h"
 
 namespace ocrforge {
@@ -23,6 +26,17 @@ std::vector<float> det_normalize_to_chw(const cv::Mat& bgr, const DetNormalizePa
       for (int c = 0; c < 3; ++c) chw[c * plane + static_cast<size_t>(y) * W + x] = lut[c][row[3 * x + c]];
   }
   return chw;
+}
+
+cv::Size det_eval_target_size(cv::Size src, const DetTransformSpec& spec) {
+  if (spec.eval_fixed_size.area() <= 0) return det_target_size(src, spec.eval_resize);
+  const int h = spec.eval_fixed_size.height;
+  int w = spec.eval_fixed_size.width;
+  if (spec.eval_keep_ratio && src.height > 0) {
+    const double scaled = static_cast<double>(src.width) * h / src.height;
+    w = static_cast<int>(std::ceil(scaled / 32.0)) * 32;  // PaddleOCR: N = ceil(w / 32), w = N * 32
+  }
+  return {std::max(1, w), h};
 }
 
 }  // namespace ocrforge

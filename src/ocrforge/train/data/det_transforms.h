@@ -38,9 +38,19 @@ struct DetTransformSpec {
   // Evaluation only: DetResizeForTest (required for evaluation), the
   // inference rule (vision/det_resize.h) so train-time eval equals `infer det`.
   DetResizeParams eval_resize{736, DetLimitType::Min, 4000};
+  // DetResizeForTest image_shape [h, w] (PaddleOCR's resize_type 1, e.g.
+  // det_mv3_db.yml's [736, 1280]): every image resized to exactly that size,
+  // or, with keep_ratio, to height h and the width that keeps the aspect
+  // ratio rounded up to a multiple of 32. Empty (0 x 0): eval_resize's limit rule.
+  cv::Size eval_fixed_size{0, 0};
+  bool eval_keep_ratio = false;
   DetNormalizeParams normalize;
   std::vector<std::string> keep_keys;  // as listed (informational: DetSample carries every key)
 };
+
+// The network input size of an evaluation image of size `src` under `spec`
+// (image_shape when set, else the inference limit rule).
+cv::Size det_eval_target_size(cv::Size src, const DetTransformSpec& spec);
 
 // NormalizeImage (order hwc) + ToCHWImage: 8-bit 3-channel image ->
 // 3 x H x W floats, (x * scale - mean[c]) / std[c] in float32 as NumPy does.
