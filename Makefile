@@ -1,7 +1,8 @@
 # The two set-up commands of the README:
 #   make demo   bootstrap (packages, ONNX Runtime, default models), build, read a sample image
-#   make test   bootstrap, build, run every test
-# Other targets: build, bootstrap, bench, install, clean.
+#   make test   bootstrap, build, run every test (what CI runs)
+# Other targets: test-fast (unit tests only: `ctest -L unit -LE slow`, no
+# models, no multi-process runs), build, bootstrap, bench, install, clean.
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -14,7 +15,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 export CCACHE_MAXSIZE ?= 5G
 
-.PHONY: all demo test build bootstrap bench install clean
+.PHONY: all demo test test-fast build bootstrap bench install clean
 all: build
 
 bootstrap:
@@ -32,6 +33,9 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L unit -LE slow
 
 bench: build
 	bash bench/run_benchmarks.sh $(BUILD)

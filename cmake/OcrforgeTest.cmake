@@ -13,6 +13,11 @@ function(ocrforge_add_test name)
   if(T_LABELS)
     set(labels ${T_LABELS})
   endif()
-  gtest_discover_tests(${name} PROPERTIES LABELS "${labels}"
+  # gtest_discover_tests writes PROPERTIES into a generated script, where a
+  # plain list would be split: "unit;train" became LABELS unit plus a bogus
+  # property "train", so `ctest -L train` found nothing. Escaped, the list
+  # reaches set_tests_properties whole.
+  string(REPLACE ";" "\\;" labels_escaped "${labels}")
+  gtest_discover_tests(${name} PROPERTIES LABELS "${labels_escaped}"
     WORKING_DIRECTORY ${PROJECT_BINARY_DIR} DISCOVERY_TIMEOUT 60)
 endfunction()
