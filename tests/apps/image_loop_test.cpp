@@ -71,3 +71,24 @@ TEST(ImageLoop, UnreadableImagesNeverReachTheCallback) {
   EXPECT_EQ(calls, 3u);
   EXPECT_NE(err.find("ocrforge infer: error: image '" + images[1] + "' is empty"), std::string::npos) << err;
 }
+
+TEST(ImageLoop, DecoderWarningsAreOneLineNamingTheFile) {
+  // libjpeg printed "Premature end of JPEG file" on its own, naming nothing.
+  const std::string dir = test::fresh_dir("image_loop_warn");
+  const std::string whole = test::read_text(test::data_dir() + "/rec_toy/imgs/1036169.jpg");
+  test::write_text(dir + "/half.jpg", whole.substr(0, whole.size() * 3 / 4));
+  test::write_text(dir + "/stub.jpg", whole.substr(0, 120));
+  size_t calls = 0;
+  testing::internal::CaptureStderr();
+  const size_t failed =
+      for_each_image("ocr", {dir + "/half.jpg", dir + "/stub.jpg"}, ImageReadParams{},
+                     [&](const std::string&, LoadedImage&) { ++calls; });
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(calls, 1u);
+  EXPECT_EQ(failed, 1u);
+  size_t lines = 0;
+  for (size_t at = 0; (at = err.find('\n', at)) != std::string::npos; ++at) ++lines;
+  EXPECT_EQ(lines, 2u) << "one line per image, nothing raw:\n" << err;
+  EXPECT_NE(err.find("warning: image '" + dir + "/half.jpg': "), std::string::npos) << err;
+  EXPECT_NE(err.find("error: image '" + dir + "/stub.jpg' cannot be decoded"), std::string::npos) << err;
+}
