@@ -208,18 +208,19 @@ CheckpointData load_checkpoint(const std::string& prefix, torch::nn::Module& mod
                   (mismatch.empty() ? "" : "shape mismatches: " + list(mismatch) + "; ") +
                   "checkpoint architecture: " + raw.header.value("architecture", std::string("?")));
   }
-  copy_weights(src, model);
-  if (optimizer && !raw.optimizer.empty()) {
-    // Read the archive before touching the optimizer; a failure here is damage
-    // (a different optimizer type is caught by the config check upstream).
-    torch::serialize::InputArchive archive;
+  // The optimizer archive is parsed before the model is touched too: an
+  // unreadable one (an old file without the hash, damaged) changes nothing.
+  torch::serialize::InputArchive archive;
+  const bool with_optimizer = optimizer && !raw.optimizer.empty();
+  if (with_optimizer) {
     try {
       archive.load_from(raw.optimizer.data(), raw.optimizer.size());
     } catch (const std::exception& e) {
       damaged(path, "unreadable optimizer state: " + first_line(e.what()));
     }
-    optimizer->load(archive);
   }
+  copy_weights(src, model);
+  if (with_optimizer) optimizer->load(archive);
   CheckpointData d;
   d.progress.epoch = raw.header.value("epoch", 0);
   d.progress.global_step = raw.header.value("global_step", 0L);
