@@ -1,7 +1,8 @@
 # The two set-up commands of the README:
 #   make demo   bootstrap (packages, ONNX Runtime, default models), build, read a sample image
-#   make test   bootstrap, build, run every test
-# Other targets: build, bootstrap, bench, install, clean.
+#   make test   bootstrap, build, run every test (what CI runs)
+# Other targets: test-fast (unit tests only: `ctest -L unit -LE slow`, no
+# models, no multi-process runs), build, bootstrap, bench, install, clean.
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -18,7 +19,7 @@ export CCACHE_MAXSIZE ?= 5G
 # ccache may ignore the PCH's __DATE__/__TIME__ and its defines.
 export CCACHE_SLOPPINESS ?= pch_defines,time_macros,include_file_mtime,include_file_ctime
 
-.PHONY: all demo test build bootstrap bench install clean
+.PHONY: all demo test test-fast build bootstrap bench install clean
 all: build
 
 bootstrap:
@@ -36,6 +37,9 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L unit -LE slow
 
 bench: build
 	bash bench/run_benchmarks.sh $(BUILD)

@@ -13,6 +13,16 @@ function(ocrforge_add_test name)
   if(T_LABELS)
     set(labels ${T_LABELS})
   endif()
-  gtest_discover_tests(${name} PROPERTIES LABELS "${labels}"
-    WORKING_DIRECTORY ${PROJECT_BINARY_DIR} DISCOVERY_TIMEOUT 60)
+  # Labels are not passed through gtest_discover_tests(PROPERTIES LABELS ...):
+  # its generated scripts re-split the list, so "unit;train" became LABELS
+  # unit plus a stray argument "train" and `ctest -L train` found nothing.
+  # Instead a file included by ctest after the discovered tests sets them on
+  # the list the discovery defines (<name>_TESTS), where the list stays whole.
+  gtest_discover_tests(${name} WORKING_DIRECTORY ${PROJECT_BINARY_DIR} DISCOVERY_TIMEOUT 60)
+  set(label_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake")
+  file(WRITE "${label_file}"
+    "if(DEFINED ${name}_TESTS)\n"
+    "  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${labels}\")\n"
+    "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${label_file}")
 endfunction()

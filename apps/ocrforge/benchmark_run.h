@@ -21,7 +21,9 @@ inline void print_benchmark(const std::string& name, const OrtModel& model, cons
   r.stats = stats;
   r.total_s = total_s;
   r.cpu_rss_mb = rss_mb;
-  std::fputs(format_benchmark_report(r).c_str(), stdout);
+  // stderr: stdout carries only results (text lines, "Predicts of ..."), so
+  // `ocrforge ocr ... > out.txt` stays clean with --benchmark.
+  std::fputs(format_benchmark_report(r).c_str(), stderr);
 }
 
 }  // namespace ocrforge

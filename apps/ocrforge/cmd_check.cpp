@@ -2,7 +2,8 @@
 // CUDA / NCCL / Gloo, ONNX Runtime and its providers) and the devices, runs
 // one tiny training step per device and a 2-worker Gloo all-reduce (two
 // threads, each with its own process group, over 127.0.0.1), and ends with
-// one line: success, or the step that failed. Exit 0 / 1.
+// one line: success, or the step that failed. Exit 0 / 1. It also loads the
+// default inference models: PASSED must mean `ocrforge ocr` can run.
 #include <torch/version.h>
 
 #include <chrono>
@@ -15,7 +16,9 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/process_info.h"
 #include "ocrforge/core/tcp_port.h"
+#include "ocrforge/infer/ocr_pipeline.h"
 #include "ocrforge/infer/ort_model.h"
+#include "ocrforge/infer/params.h"
 #include "ocrforge/train/dist/c10d_communicator.h"
 #include "ocrforge/train/models/ctc_loss.h"
 #include "ocrforge/train/models/rec_model.h"
@@ -80,6 +83,23 @@ std::string two_worker_allreduce() {
   return "127.0.0.1:" + std::to_string(port);
 }
 
+// The default PP-OCRv4 models load (det, cls, rec + dictionary) and read a
+// blank page. Without them `ocrforge ocr` cannot run, so check must fail.
+std::string inference_models() {
+  const std::string root = default_model_root();
+  if (root.empty())
+    throw Error("no default models found ($OCRFORGE_MODEL_DIR, <bin>/../models/PP-OCRv4, "
+                "<bin>/../share/ocrforge/models/PP-OCRv4, ./models/PP-OCRv4): run scripts/bootstrap.sh "
+                "or set OCRFORGE_MODEL_DIR");
+  OcrParams p = default_ocr_params();
+  p.use_angle_cls = true;
+  p.runtime.cpu_threads = 1;
+  OcrPipeline ocr(p);  // throws Error naming a missing model or an unfit dictionary
+  const OcrResult r = ocr.run(cv::Mat(64, 64, CV_8UC3, cv::Scalar(255, 255, 255)));
+  if (!r.lines.empty()) throw Error("a blank page gave text: the models are not what they should be");
+  return root;
+}
+
 template <typename F>
 void step(const std::string& name, F&& f) {
   std::cout << name << " ... " << std::flush;
@@ -125,11 +145,13 @@ int cmd_check(const Args& args) {
         return std::string();
       });
     step("2-worker Gloo all-reduce", [] { return two_worker_allreduce(); });
+    step("inference models (det, cls, rec)", [] { return inference_models(); });
   } catch (const Error& e) {
     std::cout << e.what() << std::endl;
     return 1;
   }
-  std::cout << "ocrforge check: PASSED: ocrforge is installed correctly (training, inference and "
+  std::cout << "ocrforge check: PASSED: ocrforge is installed correctly (training, inference with the default "
+               "models and "
                "distributed communication work on this machine)"
             << std::endl;
   return 0;

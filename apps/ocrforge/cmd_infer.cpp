@@ -21,7 +21,10 @@
 #include "ocrforge/infer/text_classifier.h"
 #include "ocrforge/infer/text_detector.h"
 #include "ocrforge/infer/text_recognizer.h"
-#include "progress.h"
+#include "image_loop.h"
+#include "ocr_outputs.h"
+#include "ocrforge/core/atomic_file.h"
+#include "ocrforge/vision/rec_resize.h"
 #ifdef OCRFORGE_WITH_TRAIN
 #include "ocrforge/train/loop/checkpoint_recognizer.h"
 #endif
@@ -37,34 +40,20 @@ static std::string py_float(float v) {
   return buf;
 }
 
-// Runs `fn(path, image)` on each image; errors are reported and counted.
-template <typename Fn>
-static size_t for_each_image(const std::vector<std::string>& images, int max_side, Fn fn) {
-  size_t failed = 0;
-  ProgressBar bar(images.size());
-  for (size_t i = 0; i < images.size(); ++i) {
-    bar.update(i, path_filename(images[i]));
-    try {
-      LoadedImage img = read_image(images[i], max_side);
-      fn(images[i], img);
-    } catch (const Error& e) {
-      ++failed;
-      std::fprintf(stderr, "ocrforge infer: error: %s (skipped)\n", e.what());
-    }
-  }
-  return failed;
-}
-
-static int infer_det(const FlagSet& flags, const OcrParams& p, const std::vector<std::string>& images) {
+static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadParams& read,
+                     const std::vector<std::string>& images) {
   TextDetector det(p.det, p.runtime);
   const std::string dir = flags.get("draw_img_save_dir");
   std::error_code ec;
   fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) throw Error("cannot create folder '" + dir + "' (--draw_img_save_dir): " + ec.message());
+  FolderLock lock(dir, "--draw_img_save_dir");
   const std::string results_path = (fs::path(dir) / "det_results.txt").string();
-  std::ofstream results(results_path, std::ios::binary | std::ios::trunc);
-  if (!results) throw Error("cannot write '" + results_path + "' (--draw_img_save_dir)");
+  remove_stale_temp_files(results_path);
+  StagedFile results(results_path);
+  const auto stems = output_stems(images);
   Stopwatch total;
-  size_t failed = for_each_image(images, p.det.resize.max_side_limit, [&](const std::string& path, LoadedImage& img) {
+  size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
     std::vector<TextBox> boxes = det.detect(img.bgr);
     std::string json = "[";
     cv::Mat vis = img.bgr.clone();
@@ -79,11 +68,18 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const std::vector
       json += (i ? ", " : "") + pts + "]";
       cv::polylines(vis, poly, true, cv::Scalar(255, 255, 0), 2);
     }
-    results << path_filename(path) << "\t" << json << "]\n";
-    const std::string vis_path = (fs::path(dir) / ("det_res_" + path_stem(path) + ".jpg")).string();
-    cv::imwrite(vis_path, vis);
+    const std::string vis_path = (fs::path(dir) / ("det_res_" + stems.at(path) + ".jpg")).string();
+    std::vector<uchar> jpg;
+    if (!cv::imencode(".jpg", vis, jpg)) throw Error("cannot encode visualisation '" + vis_path + "'");
+    write_file_atomic(vis_path, std::string(jpg.begin(), jpg.end()), false);
+    try {
+      results.append(path_filename(path) + "\t" + json + "]\n");
+    } catch (const Error& e) {
+      throw RunAborted(std::string(e.what()) + "; stopping, as every later image would be lost the same way");
+    }
     std::fprintf(stderr, "%s: %zu boxes, visualisation: %s\n", path.c_str(), boxes.size(), vis_path.c_str());
   });
+  results.commit();
   std::fprintf(stderr, "results in %s\n", results_path.c_str());
   if (flags.get_bool("benchmark"))
     print_benchmark("det", det.model(), det.stats(), p.runtime, 1, "dynamic", total.elapsed_ms() / 1000.0, current_rss_mb());
@@ -93,11 +89,11 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const std::vector
 #ifdef OCRFORGE_WITH_TRAIN
 // --rec_model_dir naming a training checkpoint (or its save_model_dir) runs
 // the LibTorch model, with the dictionary stored in the checkpoint's config.
-static int infer_rec_checkpoint(const OcrParams& p, const std::vector<std::string>& images) {
+static int infer_rec_checkpoint(const OcrParams& p, const ImageReadParams& read, const std::vector<std::string>& images) {
   CheckpointRecognizer rec(p.rec.model_dir, effective_threads(p.runtime.cpu_threads), p.rec.batch_num);
   std::fprintf(stderr, "recognising with checkpoint %s (LibTorch)\n", rec.path().c_str());
-  size_t failed = for_each_image(images, p.det.resize.max_side_limit, [&](const std::string& path, LoadedImage& img) {
-    RecText r = rec.recognize({img.bgr})[0];
+  size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
+    RecText r = rec.recognize({cap_rec_width(img.bgr, p.rec.image_h)})[0];
     std::printf("Predicts of %s:('%s', %s)\n", path.c_str(), r.text.c_str(), py_float(r.score).c_str());
     std::fflush(stdout);
   });
@@ -105,14 +101,15 @@ static int infer_rec_checkpoint(const OcrParams& p, const std::vector<std::strin
 }
 #endif
 
-static int infer_rec(const FlagSet& flags, const OcrParams& p, const std::vector<std::string>& images) {
+static int infer_rec(const FlagSet& flags, const OcrParams& p, const ImageReadParams& read,
+                     const std::vector<std::string>& images) {
 #ifdef OCRFORGE_WITH_TRAIN
-  if (is_checkpoint_path(p.rec.model_dir)) return infer_rec_checkpoint(p, images);
+  if (is_checkpoint_path(p.rec.model_dir)) return infer_rec_checkpoint(p, read, images);
 #endif
   TextRecognizer rec(p.rec, p.runtime);
   Stopwatch total;
-  size_t failed = for_each_image(images, p.det.resize.max_side_limit, [&](const std::string& path, LoadedImage& img) {
-    RecText r = rec.recognize({img.bgr})[0];
+  size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
+    RecText r = rec.recognize({cap_rec_width(img.bgr, p.rec.image_h)})[0];
     std::printf("Predicts of %s:('%s', %s)\n", path.c_str(), r.text.c_str(), py_float(r.score).c_str());
     std::fflush(stdout);
   });
@@ -121,10 +118,11 @@ static int infer_rec(const FlagSet& flags, const OcrParams& p, const std::vector
   return failed == 0 ? 0 : 1;
 }
 
-static int infer_cls(const FlagSet& flags, const OcrParams& p, const std::vector<std::string>& images) {
+static int infer_cls(const FlagSet& flags, const OcrParams& p, const ImageReadParams& read,
+                     const std::vector<std::string>& images) {
   TextClassifier cls(p.cls, p.runtime);
   Stopwatch total;
-  size_t failed = for_each_image(images, p.det.resize.max_side_limit, [&](const std::string& path, LoadedImage& img) {
+  size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
     std::vector<cv::Mat> crops{img.bgr};
     ClsResult r = cls.classify(crops)[0];
     std::printf("Predicts of %s:['%s', %s]\n", path.c_str(), r.label.c_str(), py_float(r.score).c_str());
@@ -147,10 +145,12 @@ int cmd_infer(const Args& args) {
     throw UsageError("expected exactly one of det, cls, rec (e.g. ocrforge infer rec --image_dir crops/)");
   if (flags.get("image_dir").empty()) throw UsageError("--image_dir is required (an image file or a folder)");
   const OcrParams p = ocr_params_from_flags(flags);
+  const ImageReadParams read = image_read_params_from_flags(flags);
+  if (pos[0] == "det") refuse_output_in_input(flags.get("image_dir"), flags.get("draw_img_save_dir"), "--draw_img_save_dir");
   const std::vector<std::string> images = list_images(flags.get("image_dir"));
-  if (pos[0] == "det") return infer_det(flags, p, images);
-  if (pos[0] == "rec") return infer_rec(flags, p, images);
-  return infer_cls(flags, p, images);
+  if (pos[0] == "det") return infer_det(flags, p, read, images);
+  if (pos[0] == "rec") return infer_rec(flags, p, read, images);
+  return infer_cls(flags, p, read, images);
 }
 
 }  // namespace ocrforge

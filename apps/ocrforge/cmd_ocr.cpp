@@ -1,10 +1,12 @@
 // `ocrforge ocr`: PaddleOCR's predict_system on images. Every image is
-// processed even when others fail; the exit code is 0 only if all succeeded.
+// processed even when others fail (whatever they throw); the exit code is 0
+// only if all succeeded.
 #include <cstdio>
 #include <iostream>
 
 #include "benchmark_run.h"
 #include "commands.h"
+#include "image_loop.h"
 #include "ocr_flags.h"
 #include "ocr_outputs.h"
 #include "ocrforge/core/error.h"
@@ -13,18 +15,17 @@
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/infer/image_reader.h"
 #include "ocrforge/infer/ocr_pipeline.h"
-#include "progress.h"
 
 namespace ocrforge {
 
-static void warm_up(OcrPipeline& ocr, const std::vector<std::string>& images, int runs, int max_side) {
+static void warm_up(OcrPipeline& ocr, const std::vector<std::string>& images, int runs, const ImageReadParams& rp) {
   for (const auto& path : images) {
     try {
-      LoadedImage img = read_image(path, max_side);
+      LoadedImage img = read_image(path, rp.max_side, rp.max_pixels);
       for (int i = 0; i < runs; ++i) ocr.run(img.bgr, img.scale);
       break;
-    } catch (const Error&) {
-      continue;  // the main loop reports unreadable images
+    } catch (const std::exception&) {
+      continue;  // the main loop reports unusable images
     }
   }
   ocr.reset_stats();
@@ -40,10 +41,10 @@ int cmd_ocr(const Args& args) {
   }
   if (!extra.empty())
     throw UsageError("unexpected argument '" + extra[0] + "' (flags are written --name=value or --name value)");
-  if (flags.get("image_dir").empty()) throw UsageError("--image_dir is required (an image file or a folder)");
+  const std::string image_dir = flags.get("image_dir");
+  if (image_dir.empty()) throw UsageError("--image_dir is required (an image file or a folder)");
   const OcrParams params = ocr_params_from_flags(flags);
-  const std::vector<std::string> images = list_images(flags.get("image_dir"));
-  OcrPipeline ocr(params);
+  const ImageReadParams read = image_read_params_from_flags(flags);
 
   OcrOutputOptions out_opt;
   out_opt.save_dir = flags.get("draw_img_save_dir");
@@ -52,36 +53,32 @@ int cmd_ocr(const Args& args) {
   out_opt.save_crops = flags.get_bool("save_crop_res");
   out_opt.crop_dir = flags.get("crop_res_save_dir");
   out_opt.label_file = flags.get("save_label");
-  OcrOutputs outputs(out_opt, params);
+  refuse_output_in_input(image_dir, out_opt.save_dir, "--draw_img_save_dir");
+  if (out_opt.save_crops) refuse_output_in_input(image_dir, out_opt.crop_dir, "--crop_res_save_dir");
+  if (out_opt.visualize) out_opt.font_path = vis_font_or_warn(out_opt.font_path);
+
+  const std::vector<std::string> images = list_images(image_dir);
+  OcrPipeline ocr(params);
+  OcrOutputs outputs(out_opt, params, images);
 
   const bool benchmark = flags.get_bool("benchmark");
-  const int max_side = params.det.resize.max_side_limit;
-  if (benchmark) warm_up(ocr, images, flags.get_int("warmup_runs"), max_side);
+  if (benchmark) warm_up(ocr, images, flags.get_int("warmup_runs"), read);
 
-  size_t failed = 0;
-  ProgressBar bar(images.size());
   Stopwatch total;
-  for (size_t i = 0; i < images.size(); ++i) {
-    const std::string& path = images[i];
-    bar.update(i, path_filename(path));
-    try {
-      LoadedImage img = read_image(path, max_side);
-      OcrResult r = ocr.run(img.bgr, img.scale, out_opt.save_crops);
-      const std::string vis = outputs.write(path, img.bgr, r);
-      std::fprintf(stderr, "%s: %zu lines in %.1f ms%s%s\n", path.c_str(), r.lines.size(), r.total_ms,
-                   vis.empty() ? "" : ", visualisation: ", vis.c_str());
-      for (const auto& line : r.lines) std::printf("%s\t%.3f\n", line.text.c_str(), line.score);
-      std::fflush(stdout);
-    } catch (const Error& e) {
-      ++failed;
-      std::fprintf(stderr, "ocrforge ocr: error: %s (skipped)\n", e.what());
-    }
-  }
-  bar.finish();
+  const size_t failed = for_each_image("ocr", images, read, [&](const std::string& path, LoadedImage& img) {
+    OcrResult r = ocr.run(img.bgr, img.scale, out_opt.save_crops);
+    const std::string vis = outputs.write(path, img.bgr, r);
+    std::fprintf(stderr, "%s: %zu lines in %.1f ms%s%s\n", path.c_str(), r.lines.size(), r.total_ms,
+                 vis.empty() ? "" : ", visualisation: ", vis.c_str());
+    for (const auto& line : r.lines) std::printf("%s\t%.3f\n", line.text.c_str(), line.score);
+    std::fflush(stdout);
+  });
+  outputs.finish();
   const double total_s = total.elapsed_ms() / 1000.0;
   std::fprintf(stderr, "%zu images, %zu failed, %.2f s; results in %s\n", images.size(), failed, total_s,
                outputs.system_results_path().c_str());
   if (benchmark) {
+    // The report goes to stderr: stdout carries only the recognised text.
     const double rss = current_rss_mb();
     const auto& rt = params.runtime;
     print_benchmark("det", ocr.detector().model(), ocr.detector().stats(), rt, 1, "dynamic", total_s, rss);

@@ -69,7 +69,12 @@ LaunchOptions parse_launch_args(const Args& args) {
     }
     if (key == "ips") o.ips = csv(value);
     else if (key == "gpus") o.gpus = csv(value);
-    else if (key == "nproc_per_node") o.nproc_per_node = parse_int(value, "--nproc_per_node");
+    else if (key == "nproc_per_node") {
+      // 0 stands for "not given" inside LaunchOptions; written out, it is a mistake.
+      o.nproc_per_node = parse_int(value, "--nproc_per_node");
+      if (o.nproc_per_node < 1)
+        throw UsageError("--nproc_per_node=" + value + " is out of range: it must be >= 1 (workers on this node)");
+    }
     else if (key == "node_ip") o.node_ip = value;
     else if (key == "master_port") o.master_port = parse_int(value, "--master_port");
     else if (key == "log_dir") o.log_dir = value;

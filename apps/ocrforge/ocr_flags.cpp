@@ -2,6 +2,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
+#include "ocrforge/infer/image_reader.h"
 
 namespace ocrforge {
 
@@ -47,8 +48,12 @@ void declare_ocr_flags(FlagSet& f) {
   f.add_bool("visualize", true, "write the visualisation image");
   f.add("save_label", "", "write results as a PaddleOCR detection label file (auto-labelling)");
   f.add("warmup_runs", "2", "with --benchmark: runs on the first image not counted");
+  f.add("max_image_pixels", std::to_string(kDefaultMaxImagePixels),
+        "refuse an image that would decode to more pixels than this, checked from its header "
+        "(JPEG, PNG, BMP, PNM, WebP) before decoding; 0 = no cap (OpenCV's 2^30 remains)");
   // Accepted so PaddleOCR command lines run unchanged; they change nothing here.
-  for (const char* name : {"use_onnx", "enable_mkldnn", "use_tensorrt", "ir_optim", "use_mp", "show_log",
+  f.add_bool("use_tensorrt", false, "refused when True: there is no TensorRT here (ONNX Runtime CPU/CUDA only)");
+  for (const char* name : {"use_onnx", "enable_mkldnn", "ir_optim", "use_mp", "show_log",
                            "use_xpu", "use_npu", "use_mlu", "use_pdserving", "use_fp16"})
     f.add_bool(name, std::string(name) == "use_onnx" || std::string(name) == "ir_optim" ||
                          std::string(name) == "show_log",
@@ -67,12 +72,19 @@ static std::vector<int> image_shape(const FlagSet& f, const std::string& name) {
   return v;
 }
 
+ImageReadParams image_read_params_from_flags(const FlagSet& f) {
+  ImageReadParams r;
+  r.max_side = f.get_int_at_least("det_max_side_limit", 1);
+  r.max_pixels = f.get_int64_at_least("max_image_pixels", 0);
+  return r;
+}
+
 OcrParams ocr_params_from_flags(const FlagSet& f) {
   OcrParams p;
   auto& rt = p.runtime;
   rt.use_gpu = f.get_bool("use_gpu");
-  rt.gpu_id = f.get_int("gpu_id");
-  rt.cpu_threads = f.get_int("cpu_threads");
+  rt.gpu_id = f.get_int_at_least("gpu_id", 0);
+  rt.cpu_threads = f.get_int_at_least("cpu_threads", 1);
   rt.precision = f.get("precision");
   if (rt.precision != "fp32")
     throw UsageError("--precision=" + rt.precision + " is not supported yet; use fp32");
@@ -82,14 +94,14 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
 
   auto& det = p.det;
   det.model_dir = f.get("det_model_dir");
-  det.resize.limit_side_len = f.get_int("det_limit_side_len");
+  det.resize.limit_side_len = f.get_int_at_least("det_limit_side_len", 1);
   const std::string lt = f.get("det_limit_type");
   if (lt != "max" && lt != "min") throw UsageError("--det_limit_type must be max or min, got '" + lt + "'");
   det.resize.limit_type = lt == "max" ? DetLimitType::Max : DetLimitType::Min;
-  det.resize.max_side_limit = f.get_int("det_max_side_limit");
-  det.post.thresh = static_cast<float>(f.get_double("det_db_thresh"));
-  det.post.box_thresh = static_cast<float>(f.get_double("det_db_box_thresh"));
-  det.post.unclip_ratio = static_cast<float>(f.get_double("det_db_unclip_ratio"));
+  det.resize.max_side_limit = f.get_int_at_least("det_max_side_limit", 1);
+  det.post.thresh = static_cast<float>(f.get_double_in("det_db_thresh", 0, 1));
+  det.post.box_thresh = static_cast<float>(f.get_double_in("det_db_box_thresh", 0, 1));
+  det.post.unclip_ratio = static_cast<float>(f.get_double_above("det_db_unclip_ratio", 0));
   det.post.use_dilation = f.get_bool("use_dilation");
   const std::string sm = f.get("det_db_score_mode");
   if (sm != "fast" && sm != "slow") throw UsageError("--det_db_score_mode must be fast or slow, got '" + sm + "'");
@@ -103,7 +115,7 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   auto rs = image_shape(f, "rec_image_shape");
   rec.image_h = rs[1];
   rec.image_w = rs[2];
-  rec.batch_num = f.get_int("rec_batch_num");
+  rec.batch_num = f.get_int_at_least("rec_batch_num", 1);
   rec.char_dict_path = f.get("rec_char_dict_path");
   rec.use_space_char = f.get_bool("use_space_char");
 
@@ -112,14 +124,14 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   auto cs = image_shape(f, "cls_image_shape");
   cls.image_h = cs[1];
   cls.image_w = cs[2];
-  cls.batch_num = f.get_int("cls_batch_num");
-  cls.thresh = static_cast<float>(f.get_double("cls_thresh"));
+  cls.batch_num = f.get_int_at_least("cls_batch_num", 1);
+  cls.thresh = static_cast<float>(f.get_double_in("cls_thresh", 0, 1));
   cls.label_list = parse_string_list(f.get("label_list"));
 
   p.use_angle_cls = f.get_bool("use_angle_cls");
-  p.drop_score = static_cast<float>(f.get_double("drop_score"));
-  if (rec.batch_num < 1 || cls.batch_num < 1) throw UsageError("--rec_batch_num and --cls_batch_num must be >= 1");
-  if (rt.cpu_threads < 1) throw UsageError("--cpu_threads must be >= 1");
+  p.drop_score = static_cast<float>(f.get_double_in("drop_score", 0, 1));
+  f.get_int_at_least("warmup_runs", 0);  // checked here so a bad value fails before any model loads
+  image_read_params_from_flags(f);
   return p;
 }
 

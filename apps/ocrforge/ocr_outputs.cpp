@@ -1,10 +1,12 @@
 #include "ocr_outputs.h"
 
+#include <cstdio>
 #include <filesystem>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "image_loop.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/image_files.h"
 #include "ocrforge/core/text.h"
@@ -21,67 +23,157 @@ static void make_dir(const std::string& dir, const std::string& flag) {
   if (ec || !fs::is_directory(dir)) throw Error("cannot create folder '" + dir + "' (" + flag + "): " + ec.message());
 }
 
-static void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw Error("cannot write '" + path + "'");
+static fs::path resolved(const std::string& p) {
+  std::error_code ec;
+  fs::path r = fs::weakly_canonical(fs::absolute(p, ec), ec);
+  return ec ? fs::absolute(p).lexically_normal() : r;
 }
 
-OcrOutputs::OcrOutputs(const OcrOutputOptions& options, const OcrParams& params) : opt_(options), params_(params) {
+// `inner` is `outer` or below it (both resolved).
+static bool is_within(const fs::path& inner, const fs::path& outer) {
+  auto i = inner.begin();
+  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
+    if (o->empty()) continue;  // trailing separator
+    if (i == inner.end() || *i != *o) return false;
+  }
+  return true;
+}
+
+void refuse_output_in_input(const std::string& image_dir, const std::string& out_dir, const std::string& flag) {
+  std::error_code ec;
+  const bool folder = fs::is_directory(image_dir, ec);
+  const fs::path in = folder ? resolved(image_dir) : resolved(image_dir).parent_path();
+  const fs::path out = resolved(out_dir);
+  if (folder ? is_within(out, in) : out == in)
+    throw UsageError(flag + "='" + out_dir + "' is " + (out == in ? "the" : "inside the") + " folder of --image_dir ('" +
+                     image_dir + "'): outputs would overwrite or mix with the input images; choose another folder");
+}
+
+std::string vis_font_or_warn(const std::string& font_path) {
+  std::error_code ec;
+  if (!font_path.empty() && !fs::is_regular_file(font_path, ec)) {
+    std::fprintf(stderr, "ocrforge ocr: warning: --vis_font_path '%s' does not exist; using the default font\n",
+                 font_path.c_str());
+    return vis_font_or_warn("");
+  }
+  if (font_path.empty() && default_font_path().empty())
+    std::fprintf(stderr,
+                 "ocrforge ocr: warning: no CJK font found (install fonts-noto-cjk or pass --vis_font_path): the "
+                 "visualisation draws non-Latin text as '?'\n");
+  return font_path;
+}
+
+std::map<std::string, std::string> output_stems(const std::vector<std::string>& images) {
+  std::map<std::string, int> count;
+  for (const auto& p : images) ++count[to_lower(path_stem(p))];
+  std::map<std::string, std::string> out;
+  for (const auto& p : images) out[p] = count[to_lower(path_stem(p))] > 1 ? path_filename(p) : path_stem(p);
+  return out;
+}
+
+// Removes ".<name>.tmp.XXXXXX" files (write_file_atomic / StagedFile temp
+// names) that a killed run left in `dir`: one listing, whatever the number of
+// images.
+static void remove_our_temp_files(const std::string& dir) {
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const size_t tmp = name.rfind(".tmp.");
+    if (name.size() > 1 && name[0] == '.' && tmp != std::string::npos && tmp > 0 && name.size() - tmp == 11)
+      stale.push_back(it->path());
+  }
+  for (const auto& p : stale) fs::remove(p, ec);
+}
+
+OcrOutputs::OcrOutputs(const OcrOutputOptions& options, const OcrParams& params,
+                       const std::vector<std::string>& images)
+    : opt_(options), params_(params), stems_(output_stems(images)) {
   make_dir(opt_.save_dir, "--draw_img_save_dir");
+  lock_ = std::make_unique<FolderLock>(opt_.save_dir, "--draw_img_save_dir");
   if (opt_.save_crops) make_dir(opt_.crop_dir, "--crop_res_save_dir");
-  system_results_.open(system_results_path(), std::ios::binary | std::ios::trunc);
-  if (!system_results_) throw Error("cannot write '" + system_results_path() + "' (--draw_img_save_dir)");
+  // We hold the folder: any temp file there is from a run that was killed.
+  remove_our_temp_files(opt_.save_dir);
+  system_results_ = std::make_unique<StagedFile>(system_results_path());
   if (!opt_.label_file.empty()) {
     const fs::path parent = fs::path(opt_.label_file).parent_path();
     if (!parent.empty()) make_dir(parent.string(), "--save_label");
-    labels_.open(opt_.label_file, std::ios::binary | std::ios::trunc);
-    if (!labels_) throw Error("cannot write label file '" + opt_.label_file + "' (--save_label)");
+    labels_ = std::make_unique<StagedFile>(opt_.label_file);
   }
 }
 
 std::string OcrOutputs::system_results_path() const { return (fs::path(opt_.save_dir) / "system_results.txt").string(); }
 
 // OpenCV writes by extension; anything it cannot encode is saved as .jpg.
-static std::string vis_name(const std::string& image_path) {
+static std::string vis_name(const std::string& image_path, const std::string& stem) {
   std::string name = path_filename(image_path);
   const std::string ext = to_lower(fs::path(name).extension().string());
   for (const char* ok : {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
     if (ext == ok) return name;
-  return path_stem(image_path) + ".jpg";
+  return stem + ".jpg";
+}
+
+// Encodes in memory, then writes atomically: an encoder or disk error is an
+// Error naming the file, and no half image is ever left.
+static void write_image(const std::string& path, const cv::Mat& img, const std::string& what) {
+  std::vector<uchar> buf;
+  const std::string ext = fs::path(path).extension().string();
+  bool ok = false;
+  try {
+    ok = cv::imencode(ext, img, buf);
+  } catch (const cv::Exception& e) {
+    throw Error("cannot encode " + what + " '" + path + "': " + e.what());
+  }
+  if (!ok) throw Error("cannot encode " + what + " '" + path + "'");
+  write_file_atomic(path, std::string(buf.begin(), buf.end()), false);
 }
 
 std::string OcrOutputs::write(const std::string& image_path, const cv::Mat& bgr, const OcrResult& result) {
-  system_results_ << system_results_line(image_path, result) << "\n";
-  system_results_.flush();
-  if (labels_.is_open()) {
-    labels_ << label_file_line(image_path, opt_.label_file, result) << "\n";
-    labels_.flush();
-  }
-  const std::string stem = path_stem(image_path);
-  write_file((fs::path(opt_.save_dir) / (stem + "_res.json")).string(), result_json(image_path, result, params_));
+  auto it = stems_.find(image_path);
+  const std::string stem = it != stems_.end() ? it->second : path_stem(image_path);
+  // This image's own files first: system_results.txt lists an image only
+  // once everything it refers to exists.
+  write_file_atomic((fs::path(opt_.save_dir) / (stem + "_res.json")).string(), result_json(image_path, result, params_),
+                    false);
   if (opt_.save_crops) {
     for (size_t i = 0; i < result.detected.size(); ++i) {
       if (result.detected[i].crop.empty()) continue;
-      const std::string p = (fs::path(opt_.crop_dir) / (stem + "_crop_" + std::to_string(i) + ".jpg")).string();
-      if (!cv::imwrite(p, result.detected[i].crop)) throw Error("cannot write crop '" + p + "'");
+      write_image((fs::path(opt_.crop_dir) / (stem + "_crop_" + std::to_string(i) + ".jpg")).string(),
+                  result.detected[i].crop, "crop");
     }
   }
-  if (!opt_.visualize) return "";
-  // Draw on the decoded image; coordinates come back to its scale.
-  const float s = result.image_size.width > 0 ? static_cast<float>(bgr.cols) / result.image_size.width : 1.f;
-  std::vector<Quad> boxes;
-  std::vector<std::string> texts;
-  for (const auto& l : result.lines) {
-    Quad q = l.box;
-    for (auto& p : q) p *= s;
-    boxes.push_back(q);
-    texts.push_back(l.text);
+  std::string vis_path;
+  if (opt_.visualize) {
+    // Draw on the decoded image; coordinates come back to its scale.
+    const float s = result.image_size.width > 0 ? static_cast<float>(bgr.cols) / result.image_size.width : 1.f;
+    std::vector<Quad> boxes;
+    std::vector<std::string> texts;
+    for (const auto& l : result.lines) {
+      Quad q = l.box;
+      for (auto& p : q) p *= s;
+      boxes.push_back(q);
+      texts.push_back(l.text);
+    }
+    const cv::Mat vis = draw_ocr_box_txt(bgr, boxes, texts, opt_.font_path);
+    vis_path = (fs::path(opt_.save_dir) / vis_name(image_path, stem)).string();
+    write_image(vis_path, vis, "visualisation");
   }
-  const cv::Mat vis = draw_ocr_box_txt(bgr, boxes, texts, opt_.font_path);
-  const std::string path = (fs::path(opt_.save_dir) / vis_name(image_path)).string();
-  if (!cv::imwrite(path, vis)) throw Error("cannot write visualisation '" + path + "'");
-  return path;
+  try {
+    system_results_->append(system_results_line(image_path, result) + "\n");
+    if (labels_) labels_->append(label_file_line(image_path, opt_.label_file, result) + "\n");
+  } catch (const Error& e) {
+    throw RunAborted(std::string(e.what()) + "; stopping, as every later image would be lost the same way");
+  }
+  return vis_path;
+}
+
+void OcrOutputs::finish() {
+  try {
+    system_results_->commit();
+    if (labels_) labels_->commit();
+  } catch (const Error& e) {
+    throw RunAborted(e.what());
+  }
 }
 
 }  // namespace ocrforge

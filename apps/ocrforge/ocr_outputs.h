@@ -1,10 +1,19 @@
 // Writes what `ocrforge ocr` produces per image: system_results.txt,
 // <stem>_res.json, the visualisation, crops (--save_crop_res) and the
-// auto-label file (--save_label). Files are created once, appended per image.
+// auto-label file (--save_label).
+//
+// Nothing is ever half-written: per-image files are written to a temp name
+// and renamed; system_results.txt and the label file are built under a temp
+// name and renamed into place by finish(). One run per output folder at a
+// time (a lock file naming the holder). Inputs sharing a stem (a.jpg, a.png)
+// get distinct outputs (see output_stems).
 #pragma once
-#include <fstream>
+#include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "ocrforge/core/atomic_file.h"
 #include "ocrforge/infer/ocr_pipeline.h"
 
 namespace ocrforge {
@@ -18,20 +27,45 @@ struct OcrOutputOptions {
   std::string label_file;  // "" = no auto-label file
 };
 
+// Throws UsageError when `out_dir` (chosen by `flag`) is the --image_dir
+// folder or inside it (outputs would replace the user's images, or be read
+// as input by the next run); for a single-file --image_dir, when it is the
+// file's own folder.
+void refuse_output_in_input(const std::string& image_dir, const std::string& out_dir, const std::string& flag);
+
+// Output stem per input path: the file's stem ("a" for "x/a.jpg"), or its
+// whole file name ("a.jpg") when several inputs share the stem (compared
+// case-insensitively), so "a.jpg" and "a.png" write a.jpg_res.json and
+// a.png_res.json instead of overwriting one a_res.json.
+std::map<std::string, std::string> output_stems(const std::vector<std::string>& images);
+
+// The font the visualisation will use. Warns on stderr when `font_path` (set
+// by --vis_font_path) does not exist, or when no font is found at all: text
+// is then drawn with OpenCV's Hershey font, which shows non-Latin text as
+// '?'. Returns the path to use ("" = default / Hershey).
+std::string vis_font_or_warn(const std::string& font_path);
+
 class OcrOutputs {
  public:
-  // Creates the folders and opens the result files; throws Error naming a
-  // folder or file that cannot be written.
-  OcrOutputs(const OcrOutputOptions& options, const OcrParams& params);
-  // Returns the path of the visualisation ("" when not written).
+  // Creates the folders, takes the folder lock, removes temp files a killed
+  // run left, and starts the result files; throws Error naming a folder or
+  // file that cannot be written, or the run holding the folder.
+  OcrOutputs(const OcrOutputOptions& options, const OcrParams& params, const std::vector<std::string>& images);
+  // Writes one image's files; returns the path of the visualisation ("" when
+  // not written). Throws Error for this image's files; RunAborted when a
+  // file shared by all images (system_results.txt) cannot be written.
   std::string write(const std::string& image_path, const cv::Mat& bgr, const OcrResult& result);
+  // Renames system_results.txt (and the label file) into place.
+  void finish();
   std::string system_results_path() const;
 
  private:
   OcrOutputOptions opt_;
   OcrParams params_;
-  std::ofstream system_results_;
-  std::ofstream labels_;
+  std::map<std::string, std::string> stems_;
+  std::unique_ptr<FolderLock> lock_;
+  std::unique_ptr<StagedFile> system_results_;
+  std::unique_ptr<StagedFile> labels_;
 };
 
 }  // namespace ocrforge

@@ -15,6 +15,7 @@ TEST(CheckCli, ReportsTheBuildAndPassesEveryStep) {
   EXPECT_NE(r.out.find("CPUExecutionProvider"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("training step on cpu ... ok"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2-worker Gloo all-reduce ... ok (127.0.0.1:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("inference models (det, cls, rec) ... ok"), std::string::npos) << r.out;
   // The verdict is the last line.
   const std::string last = "ocrforge check: PASSED";
   EXPECT_NE(r.out.rfind(last), std::string::npos) << r.out;
@@ -26,4 +27,14 @@ TEST(CheckCli, RefusesArguments) {
   auto r = test::run_command(test::binary() + " check --gpu", dir);
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("check takes no arguments (got '--gpu')"), std::string::npos) << r.err;
+}
+
+TEST(CheckCli, FailsWhenNoModelCanBeFound) {
+  // It said PASSED before, though `ocrforge ocr` could not run.
+  const std::string dir = test::fresh_dir("check_cli_nomodel");
+  auto r = test::run_command("OCRFORGE_MODEL_DIR=" + dir + "/nowhere " + test::binary() + " check", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("inference models (det, cls, rec) ... FAILED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(dir + "/nowhere"), std::string::npos) << "the error names where it looked\n" << r.out;
+  EXPECT_EQ(r.out.find("PASSED"), std::string::npos) << r.out;
 }

@@ -1,7 +1,11 @@
 // `ocrforge infer det|cls|rec` end to end.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "test_support.h"
 
@@ -48,4 +52,41 @@ TEST(InferCli, WrongModelKindAndMissingSubcommand) {
   EXPECT_NE(r.err.find("is not a text recognition"), std::string::npos) << r.err;
   auto u = test::run_command(test::binary() + " infer --image_dir x.jpg", dir);
   EXPECT_EQ(u.exit_code, 2);
+}
+
+TEST(InferCli, AVeryWideLineIsCappedAndFast) {
+  // 30000 x 16 became a 90000-wide recognition input (minutes); PaddleOCR
+  // 3.x caps the width at 3200.
+  const std::string dir = test::fresh_dir("infer_wide");
+  cv::Mat wide(16, 30000, CV_8UC3, cv::Scalar(255, 255, 255));
+  for (int x = 0; x < 30000; x += 40) cv::rectangle(wide, cv::Rect(x, 3, 20, 10), cv::Scalar(0, 0, 0), cv::FILLED);
+  ASSERT_TRUE(cv::imwrite(dir + "/wide.png", wide));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = test::run_command(test::binary() + " infer rec --cpu_threads 2 --image_dir " + dir + "/wide.png", dir);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Predicts of " + dir + "/wide.png:"), std::string::npos) << r.out;
+  EXPECT_LT(s, 30.0) << "capped at 3200 wide this takes about a second";
+}
+
+TEST(InferCli, SymlinkLoopIsSkippedNotFatal) {
+  const std::string dir = test::fresh_dir("infer_hostile");
+  const std::string in = dir + "/in";
+  fs::create_directories(in);
+  fs::copy_file(test::data_dir() + "/rec_toy/imgs/1036169.jpg", in + "/a.jpg");
+  fs::create_symlink("l1.jpg", in + "/l2.jpg");
+  fs::create_symlink("l2.jpg", in + "/l1.jpg");
+  auto r = test::run_command(test::binary() + " infer rec --cpu_threads 2 --image_dir " + in, dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("a.jpg:('03/09/2009'"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("l1.jpg' cannot be read"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("l2.jpg' cannot be read"), std::string::npos) << r.err;
+}
+
+TEST(InferCli, DetRefusesWritingIntoTheInputFolder) {
+  const std::string dir = test::fresh_dir("infer_det_inplace");
+  fs::copy_file(test::data_dir() + "/samples/imgs_ger_1.jpg", dir + "/a.jpg");
+  auto r = test::run_command(test::binary() + " infer det --image_dir " + dir + " --draw_img_save_dir " + dir, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/det_results.txt"));
 }

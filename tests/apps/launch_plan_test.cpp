@@ -93,6 +93,8 @@ TEST(LaunchArgs, RejectsMistakes) {
   EXPECT_THROW(parse_launch_args({"ocr", "--image_dir", "x"}), UsageError);
   EXPECT_THROW(parse_launch_args({"--gpus=0,1", "--nproc_per_node=3", "train"}), UsageError);
   EXPECT_THROW(parse_launch_args({"--timeout=0", "train"}), UsageError);
+  EXPECT_THROW(parse_launch_args({"--nproc_per_node=0", "train"}), UsageError);  // ran 1 worker before
+  EXPECT_THROW(parse_launch_args({"--nproc_per_node", "-3", "train"}), UsageError);
   EXPECT_THROW(plan({"--ips=127.0.0.1,127.0.0.1", "train"}), UsageError);  // one entry per node
   const auto o = parse_launch_args({"--log_dir", "L", "train", "-c", "x.yml", "-o", "Global.epoch_num=1"});
   EXPECT_EQ(o.log_dir, "L");

@@ -2,8 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
+
+#include <opencv2/imgcodecs.hpp>
 #include <nlohmann/json.hpp>
 
+#include "ocrforge/core/atomic_file.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -100,10 +104,16 @@ TEST(OcrCli, BenchmarkPrintsOneReportPerModel) {
   auto r = ocr("--image_dir " + test::data_dir() + "/samples/imgs_ger_1.jpg --benchmark=True --warmup_runs 1"
                " --use_angle_cls true --draw_img_save_dir " + dir, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The reports go to stderr: stdout holds only "text<TAB>score" lines.
   for (const char* model : {"model_name: det", "model_name: cls", "model_name: rec"})
-    EXPECT_NE(r.out.find(model), std::string::npos) << model;
-  EXPECT_NE(r.out.find("inference_time(ms)"), std::string::npos);
-  EXPECT_NE(r.out.find("data_num: 1\n"), std::string::npos) << "warm-up runs must not be counted";
+    EXPECT_NE(r.err.find(model), std::string::npos) << model;
+  EXPECT_NE(r.err.find("inference_time(ms)"), std::string::npos);
+  EXPECT_NE(r.err.find("data_num: 1\n"), std::string::npos) << "warm-up runs must not be counted";
+  std::istringstream out(r.out);
+  size_t lines = 0;
+  for (std::string line; std::getline(out, line); ++lines)
+    EXPECT_NE(line.find('\t'), std::string::npos) << "not a text line: " << line;
+  EXPECT_GE(lines, 3u) << r.out;
 }
 
 TEST(OcrCli, PlannedCommandsSayNotYetSupported) {
@@ -111,4 +121,208 @@ TEST(OcrCli, PlannedCommandsSayNotYetSupported) {
   auto r = test::run_command(test::binary() + " export -c x.yml", dir);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("not yet supported"), std::string::npos);
+}
+
+// ---- reliability (docs/reliability.md): one bad input never costs other work
+
+// A real 8 x 8 PNG whose header claims w x h (a decompression bomb's header).
+static void write_png_claiming(const std::string& path, int w, int h) {
+  cv::Mat m(8, 8, CV_8UC3, cv::Scalar(200, 200, 200));
+  ASSERT_TRUE(cv::imwrite(path, m));
+  std::string bytes = test::read_text(path);
+  for (int i = 0; i < 4; ++i) {
+    bytes[16 + i] = static_cast<char>((w >> (24 - 8 * i)) & 0xFF);
+    bytes[20 + i] = static_cast<char>((h >> (24 - 8 * i)) & 0xFF);
+  }
+  test::write_text(path, bytes);
+}
+
+static std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+TEST(OcrCli, HostileFilesAreSkippedByNameAndTheRestIsRead) {
+  // The issue's folder: a.jpg, a 20000 x 20000 PNG, z.jpg, and a symlink
+  // loop, which used to stop the run before any image.
+  const std::string dir = test::fresh_dir("cli_hostile");
+  const std::string in = dir + "/in";
+  fs::create_directories(in);
+  fs::copy_file(test::data_dir() + "/samples/imgs_ger_1.jpg", in + "/a.jpg");
+  write_png_claiming(in + "/m.png", 20000, 20000);
+  fs::copy_file(test::data_dir() + "/samples/imgs_ger_1.jpg", in + "/z.jpg");
+  fs::create_symlink("l1.jpg", in + "/l2.jpg");
+  fs::create_symlink("l2.jpg", in + "/l1.jpg");
+  auto r = ocr("--image_dir " + in + " --draw_img_save_dir " + dir + "/out", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("m.png' is 20000 x 20000"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--max_image_pixels"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("l1.jpg' cannot be read: Too many levels of symbolic links"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("5 images, 3 failed"), std::string::npos) << r.err;  // l1, l2 and m fail
+  const auto sys = lines_of(test::read_text(dir + "/out/system_results.txt"));
+  ASSERT_EQ(sys.size(), 2u) << "a.jpg and z.jpg, and nothing for the failed ones";
+  EXPECT_EQ(sys[0].substr(0, sys[0].find('\t')), "a.jpg");
+  EXPECT_EQ(sys[1].substr(0, sys[1].find('\t')), "z.jpg");
+  for (const auto& l : sys) EXPECT_FALSE(nlohmann::json::parse(l.substr(l.find('\t') + 1)).empty()) << l;
+}
+
+TEST(OcrCli, OutputFolderInsideTheInputFolderIsRefused) {
+  const std::string dir = test::fresh_dir("cli_inplace");
+  const std::string in = dir + "/photos";
+  fs::create_directories(in);
+  fs::copy_file(test::data_dir() + "/samples/imgs_ger_1.jpg", in + "/imgs_ger_1.jpg");
+  const std::string before = test::read_text(in + "/imgs_ger_1.jpg");
+  for (const std::string& out : {in, in + "/", in + "/results", dir + "/photos/../photos"}) {
+    auto r = ocr("--image_dir " + in + " --draw_img_save_dir " + out, dir);
+    EXPECT_EQ(r.exit_code, 2) << out << "\n" << r.err;
+    EXPECT_NE(r.err.find("folder of --image_dir"), std::string::npos) << r.err;
+  }
+  auto c = ocr("--image_dir " + in + " --draw_img_save_dir " + dir + "/out --save_crop_res=True --crop_res_save_dir " + in,
+               dir);
+  EXPECT_EQ(c.exit_code, 2) << c.err;
+  auto f = ocr("--image_dir " + in + "/imgs_ger_1.jpg --draw_img_save_dir " + in, dir);
+  EXPECT_EQ(f.exit_code, 2) << "a single file's own folder: the visualisation would replace it\n" << f.err;
+  EXPECT_EQ(test::read_text(in + "/imgs_ger_1.jpg"), before) << "the user's photo must be untouched";
+  EXPECT_FALSE(fs::exists(in + "/system_results.txt"));
+}
+
+TEST(OcrCli, SameStemInputsGetDistinctOutputs) {
+  const std::string dir = test::fresh_dir("cli_stems");
+  const std::string in = dir + "/in";
+  fs::create_directories(in);
+  fs::copy_file(test::data_dir() + "/samples/imgs_ger_1.jpg", in + "/a.jpg");
+  ASSERT_TRUE(cv::imwrite(in + "/a.png", cv::imread(test::data_dir() + "/samples/imgs_ger_1.jpg")));
+  auto r = ocr("--image_dir " + in + " --draw_img_save_dir " + dir + "/out --save_crop_res=True --crop_res_save_dir " +
+                   dir + "/crops",
+               dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"a.jpg", "a.png"}) {
+    const std::string json = dir + "/out/" + name + "_res.json";
+    ASSERT_TRUE(fs::exists(json)) << json;
+    EXPECT_EQ(nlohmann::json::parse(test::read_text(json))["res"]["input_path"], in + "/" + name);
+    EXPECT_TRUE(fs::exists(dir + "/crops/" + name + "_crop_0.jpg")) << name;
+    EXPECT_TRUE(fs::exists(dir + "/out/" + name)) << "visualisation of " << name;
+  }
+  EXPECT_FALSE(fs::exists(dir + "/out/a_res.json"));
+}
+
+TEST(OcrCli, ASecondRunIntoTheSameFolderIsRefusedNamingTheFirst) {
+  const std::string dir = test::fresh_dir("cli_lock");
+  fs::create_directories(dir + "/out");
+  FolderLock held(dir + "/out", "test");  // as a running `ocrforge ocr` holds it
+  auto r = ocr("--image_dir " + test::data_dir() + "/samples/imgs_ger_1.jpg --draw_img_save_dir " + dir + "/out", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("in use by another ocrforge run (pid " + std::to_string(getpid())), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/out/system_results.txt"));
+}
+
+TEST(OcrCli, DiskFullLeavesNoHalfWrittenFile) {
+  // `ulimit -f` makes every write past 4 KiB fail (EFBIG), as a full disk
+  // does (ENOSPC): visualisations fail, JSON files fit; nothing may be cut.
+  const std::string dir = test::fresh_dir("cli_full");
+  const std::string in = dir + "/in";
+  fs::create_directories(in);
+  for (const char* n : {"a.jpg", "b.jpg", "c.jpg"}) fs::copy_file(test::data_dir() + "/samples/imgs_ger_1.jpg", in + "/" + n);
+  auto r = test::run_command("bash -c \"trap '' XFSZ; ulimit -f 4; exec " + test::binary() +
+                                 " ocr --cpu_threads 2 --image_dir " + in + " --draw_img_save_dir " + dir + "/out\"",
+                             dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir + "/out")) {
+    const std::string name = e.path().filename().string();
+    EXPECT_EQ(name.find(".tmp."), std::string::npos) << "temp file left: " << name;
+    if (name.size() > 9 && name.substr(name.size() - 9) == "_res.json") {
+      ++files;
+      EXPECT_NO_THROW(nlohmann::json::parse(test::read_text(e.path().string()))) << name;
+    }
+    EXPECT_NE(name, "a.jpg") << "a visualisation cut at 4 KiB must not be left";
+  }
+  EXPECT_EQ(files, 3u) << "the JSON files fit under the limit";
+  for (const auto& l : lines_of(test::read_text(dir + "/out/system_results.txt")))
+    EXPECT_NO_THROW(nlohmann::json::parse(l.substr(l.find('\t') + 1))) << l;
+}
+
+TEST(OcrCli, NonsenseValuesAreUsageErrors) {
+  const std::string dir = test::fresh_dir("cli_ranges");
+  const std::string img = " --image_dir " + test::data_dir() + "/samples/imgs_ger_1.jpg --draw_img_save_dir " + dir;
+  for (const char* bad : {"--det_limit_side_len=-5", "--det_limit_side_len=0", "--drop_score=2",
+                          "--det_db_thresh=1.5", "--det_db_box_thresh=-0.1", "--det_db_unclip_ratio=-1",
+                          "--det_db_unclip_ratio=0", "--cls_thresh=nan", "--det_max_side_limit=0",
+                          "--max_image_pixels=-1", "--rec_batch_num=0", "--gpu_id=-1"}) {
+    auto r = ocr(std::string(bad) + img, dir);
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.err;
+    const std::string flag = std::string(bad).substr(0, std::string(bad).find('='));
+    EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("out of range"), std::string::npos) << r.err;
+  }
+}
+
+TEST(OcrCli, HelpAgreesWithTheDocsOnTensorrt) {
+  const std::string dir = test::fresh_dir("cli_help");
+  auto h = ocr("--help", dir);
+  ASSERT_EQ(h.exit_code, 0);
+  const size_t at = h.out.find("--use_tensorrt");
+  ASSERT_NE(at, std::string::npos);
+  const std::string entry = h.out.substr(at, h.out.find("\n  --", at + 1) - at);
+  EXPECT_NE(entry.find("refused"), std::string::npos) << entry;
+  EXPECT_EQ(entry.find("no effect"), std::string::npos) << entry;
+  auto r = ocr("--use_tensorrt=True --image_dir x.jpg", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+}
+
+TEST(OcrCli, MissingVisFontIsAWarning) {
+  const std::string dir = test::fresh_dir("cli_font");
+  auto r = ocr("--image_dir " + test::data_dir() + "/samples/imgs_ger_1.jpg --draw_img_save_dir " + dir +
+                   "/out --vis_font_path " + dir + "/no_such_font.ttf",
+               dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --vis_font_path '" + dir + "/no_such_font.ttf' does not exist"), std::string::npos)
+      << r.err;
+}
+
+TEST(OcrCli, TempFilesOfAKilledRunAreRemovedAndOldResultsKeptUntilTheEnd) {
+  const std::string dir = test::fresh_dir("cli_stale");
+  fs::create_directories(dir + "/out");
+  test::write_text(dir + "/out/.system_results.txt.tmp.Ab12Cd", "half a run killed by kill -9");
+  test::write_text(dir + "/out/.imgs_ger_1_res.json.tmp.Zz99Yy", "{\"res\": ");
+  test::write_text(dir + "/out/notes.tmp.txt", "the user's file");
+  auto r = ocr("--image_dir " + test::data_dir() + "/samples/imgs_ger_1.jpg --draw_img_save_dir " + dir + "/out", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/out/.system_results.txt.tmp.Ab12Cd"));
+  EXPECT_FALSE(fs::exists(dir + "/out/.imgs_ger_1_res.json.tmp.Zz99Yy"));
+  EXPECT_TRUE(fs::exists(dir + "/out/notes.tmp.txt")) << "only our own temp names are removed";
+  EXPECT_EQ(lines_of(test::read_text(dir + "/out/system_results.txt")).size(), 1u);
+}
+
+TEST(OcrCli, ProgressBarNeverSharesALineWithLogOrText) {
+  // On a terminal the bar ("\r[====  ] 1/3 a.jpg") and the text / log lines
+  // used to run into each other. `script` gives the run a terminal.
+  if (!fs::exists("/usr/bin/script")) GTEST_SKIP() << "needs script(1) for a pseudo-terminal";
+  const std::string dir = test::fresh_dir("cli_tty");
+  const std::string in = dir + "/in";
+  fs::create_directories(in);
+  for (const char* n : {"a.jpg", "b.jpg", "c.jpg"}) fs::copy_file(test::data_dir() + "/samples/imgs_ger_1.jpg", in + "/" + n);
+  test::write_text(in + "/d.jpg", "");
+  auto r = test::run_command("/usr/bin/script -qec \"" + test::binary() + " ocr --cpu_threads 2 --image_dir " + in +
+                                 " --draw_img_save_dir " + dir + "/out\" /dev/null",
+                             dir);
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  size_t bars = 0, texts = 0;
+  for (std::string line : lines_of(r.out)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // the terminal writes \r\n
+    if (line.find("\r[") != std::string::npos || line.rfind("[", 0) == 0) ++bars;
+    // What the terminal shows: the text after the last carriage return.
+    std::string shown = line.substr(line.rfind('\r') == std::string::npos ? 0 : line.rfind('\r') + 1);
+    if (shown.rfind("\033[K", 0) == 0) shown = shown.substr(3);
+    if (shown.find("EPPING") != std::string::npos) ++texts;
+    EXPECT_FALSE(!shown.empty() && shown[0] == '[' && shown.find("/4") != std::string::npos &&
+                 (shown.find("lines in") != std::string::npos || shown.find('\t') != std::string::npos ||
+                  shown.find("error:") != std::string::npos))
+        << "bar and output on one line: " << shown;
+  }
+  EXPECT_GE(bars, 1u) << "the bar must be drawn on a terminal:\n" << r.out;
+  EXPECT_EQ(texts, 3u) << r.out;
 }

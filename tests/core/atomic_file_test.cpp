@@ -2,10 +2,15 @@
 #include "ocrforge/core/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -115,4 +120,106 @@ TEST(AtomicFile, BareFileNameWritesInTheCurrentFolder) {
   fs::current_path(old);
   EXPECT_EQ(ocrforge::test::read_text(dir + "/here.txt"), "ok");
   EXPECT_EQ(names_in(dir), std::vector<std::string>{"here.txt"});
+}
+
+namespace {
+// Runs `fn` in a child process whose files may not grow past `limit` bytes
+// (RLIMIT_FSIZE; writes past it fail with EFBIG, as on a full disk).
+// Returns the child's exit code: what `fn` returns.
+template <typename Fn>
+int with_file_size_limit(rlim_t limit, Fn fn) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl {limit, limit};
+    ::setrlimit(RLIMIT_FSIZE, &rl);
+    ::_exit(fn());
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+}  // namespace
+
+TEST(AtomicFile, WriteErrorLeavesTheOldFileAndNoTemp) {
+  const std::string dir = ocrforge::test::fresh_dir("atomic_full");
+  const std::string p = dir + "/r.json";
+  write_file_atomic(p, "old");
+  const int rc = with_file_size_limit(1000, [&] {
+    try {
+      write_file_atomic(p, std::string(5000, 'x'), false);
+    } catch (const Error& e) {
+      return std::string(e.what()).find("r.json") != std::string::npos ? 7 : 8;
+    }
+    return 9;
+  });
+  EXPECT_EQ(rc, 7) << "a write past the limit must throw an Error naming the file";
+  EXPECT_EQ(ocrforge::test::read_text(p), "old");
+  EXPECT_EQ(names_in(dir), std::vector<std::string>{"r.json"});
+}
+
+TEST(StagedFile, AppearsOnlyOnCommit) {
+  const std::string dir = ocrforge::test::fresh_dir("staged");
+  const std::string p = dir + "/system_results.txt";
+  {
+    ocrforge::StagedFile f(p);
+    f.append("a\t[]\n");
+    EXPECT_FALSE(fs::exists(p));
+    f.append("b\t[]\n");
+    f.commit();
+  }
+  EXPECT_EQ(ocrforge::test::read_text(p), "a\t[]\nb\t[]\n");
+  { ocrforge::StagedFile f(p); f.append("never committed"); }
+  EXPECT_EQ(ocrforge::test::read_text(p), "a\t[]\nb\t[]\n") << "an uncommitted file must not replace the old one";
+  EXPECT_EQ(names_in(dir).size(), 1u) << "the temp file must be removed";
+}
+
+TEST(StagedFile, DiskFullIsAnErrorAtTheAppend) {
+  const std::string dir = ocrforge::test::fresh_dir("staged_full");
+  const std::string p = dir + "/system_results.txt";
+  const int rc = with_file_size_limit(1000, [&] {
+    ocrforge::StagedFile f(p);
+    try {
+      for (int i = 0; i < 100; ++i) f.append(std::string(99, 'x') + "\n");
+    } catch (const Error& e) {
+      return std::string(e.what()).find("system_results.txt") != std::string::npos ? 7 : 8;
+    }
+    return 9;
+  });
+  EXPECT_EQ(rc, 7);
+  EXPECT_FALSE(fs::exists(p)) << "a cut file must never appear under the real name";
+  EXPECT_TRUE(names_in(dir).empty()) << "the temp file is removed";
+}
+
+TEST(AtomicFile, StaleTempFilesOfOnePathAreRemoved) {
+  const std::string dir = ocrforge::test::fresh_dir("stale");
+  ocrforge::test::write_text(dir + "/.latest.ckpt.tmp.Ab12Cd", "killed mid-save");
+  ocrforge::test::write_text(dir + "/.latest.ckpt.tmp.Zz99Yy", "killed mid-save");
+  ocrforge::test::write_text(dir + "/.best_accuracy.ckpt.tmp.Qq11Ww", "another file's temp");
+  ocrforge::test::write_text(dir + "/latest.ckpt", "kept");
+  EXPECT_EQ(ocrforge::remove_stale_temp_files(dir + "/latest.ckpt"), 2);
+  auto names = names_in(dir);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{".best_accuracy.ckpt.tmp.Qq11Ww", "latest.ckpt"}));
+}
+
+TEST(FolderLock, ASecondHolderIsRefusedWithTheFirstNamed) {
+  const std::string dir = ocrforge::test::fresh_dir("lock");
+  auto lock = std::make_unique<ocrforge::FolderLock>(dir, "--draw_img_save_dir");
+  // flock locks belong to the open file description: a child process that
+  // opens the file itself competes like another run would.
+  const int rc = with_file_size_limit(1 << 20, [&] {
+    try {
+      ocrforge::FolderLock second(dir, "--draw_img_save_dir");
+    } catch (const Error& e) {
+      const std::string m = e.what();
+      const bool named = m.find("in use by another ocrforge run") != std::string::npos &&
+                         m.find("pid " + std::to_string(::getppid())) != std::string::npos;
+      return named ? 7 : 8;
+    }
+    return 9;
+  });
+  EXPECT_EQ(rc, 7);
+  lock.reset();
+  EXPECT_NO_THROW(ocrforge::FolderLock again(dir, "--draw_img_save_dir")) << "released on destruction";
 }

@@ -237,3 +237,30 @@ TEST(FlagSet, ValuesReportsEveryFlag) {
   EXPECT_EQ(v.at("use_gpu"), "False");
   EXPECT_EQ(v.at("det_db_thresh"), "0.3");
 }
+
+TEST(FlagSet, RangeGettersRefuseValuesOutsideTheirRange) {
+  FlagSet f("t");
+  f.add("side", "960", "");
+  f.add("score", "0.5", "");
+  f.add("ratio", "1.5", "");
+  f.add("pixels", "50000000", "");
+  f.parse({"--side=0", "--score=2", "--ratio=-1", "--pixels=5000000000"});
+  try {
+    f.get_int_at_least("side", 1);
+    FAIL() << "--side=0 accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--side=0 is out of range: it must be >= 1"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(f.get_double_in("score", 0, 1), UsageError);
+  EXPECT_THROW(f.get_double_above("ratio", 0), UsageError);
+  EXPECT_EQ(f.get_int64_at_least("pixels", 0), 5000000000LL);
+  FlagSet g("t");
+  g.add("score", "0.5", "");
+  g.add("ratio", "1.5", "");
+  g.parse({"--score=nan", "--ratio=inf"});
+  EXPECT_THROW(g.get_double_in("score", 0, 1), UsageError) << "NaN must not pass a range check";
+  EXPECT_THROW(g.get_double_above("ratio", 0), UsageError);
+  FlagSet ok("t");
+  ok.add("score", "1", "");
+  EXPECT_DOUBLE_EQ(ok.get_double_in("score", 0, 1), 1.0) << "bounds are inclusive";
+}

@@ -152,3 +152,29 @@ TEST(ImageFiles, PathFilenameDropsFolderOnly) {
   EXPECT_EQ(ocrforge::path_filename("/abs/B.PNG"), "B.PNG");
   EXPECT_EQ(ocrforge::path_filename("a/b/"), "");
 }
+
+TEST(ImageFiles, SymlinkLoopIsListedNotFatal) {
+  // ln -s l1.jpg l2.jpg; ln -s l2.jpg l1.jpg: the old listing threw
+  // filesystem_error here and ended the run before any image.
+  TempFolder dir;
+  dir.touch("a.jpg");
+  fs::create_symlink("l1.jpg", dir.path() / "l2.jpg");
+  fs::create_symlink("l2.jpg", dir.path() / "l1.jpg");
+  fs::create_symlink("nowhere.jpg", dir.path() / "dangling.png");
+  const Strings got = ocrforge::list_images(dir.str());
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(fs::path(got[0]).filename(), "a.jpg");
+  EXPECT_EQ(fs::path(got[1]).filename(), "dangling.png");
+  EXPECT_EQ(fs::path(got[2]).filename(), "l1.jpg");
+  EXPECT_EQ(fs::path(got[3]).filename(), "l2.jpg");
+}
+
+TEST(ImageFiles, SymlinkToFolderIsNotAnImage) {
+  TempFolder dir;
+  dir.touch("a.jpg");
+  fs::create_directories(dir.path() / "sub");
+  fs::create_symlink("sub", dir.path() / "sub.jpg");
+  const Strings got = ocrforge::list_images(dir.str());
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(fs::path(got[0]).filename(), "a.jpg");
+}

@@ -79,3 +79,85 @@ TEST(ImageReader, GreyPngBecomesThreeChannels) {
   EXPECT_EQ(img.bgr.channels(), 3);
   EXPECT_EQ(img.bgr.at<cv::Vec3b>(0, 0)[0], 7);
 }
+
+// A real 8 x 8 image whose header is then edited to claim w x h: the file
+// stays tiny, as a decompression bomb is.
+static std::string image_claiming(const std::string& dir, const std::string& ext, int w, int h) {
+  const std::string p = dir + "/claims" + ext;
+  cv::Mat m(8, 8, CV_8UC3, cv::Scalar(200, 200, 200));
+  EXPECT_TRUE(cv::imwrite(p, m));
+  std::string bytes = test::read_text(p);
+  if (ext == ".png") {
+    for (int i = 0; i < 4; ++i) {
+      bytes[16 + i] = static_cast<char>((w >> (24 - 8 * i)) & 0xFF);
+      bytes[20 + i] = static_cast<char>((h >> (24 - 8 * i)) & 0xFF);
+    }
+  } else {  // JPEG: patch the start-of-frame segment
+    const size_t sof = bytes.find("\xFF\xC0");
+    EXPECT_NE(sof, std::string::npos);
+    bytes[sof + 5] = static_cast<char>(h >> 8);
+    bytes[sof + 6] = static_cast<char>(h & 0xFF);
+    bytes[sof + 7] = static_cast<char>(w >> 8);
+    bytes[sof + 8] = static_cast<char>(w & 0xFF);
+  }
+  test::write_text(p, bytes);
+  return p;
+}
+
+TEST(ImageReader, PixelCapRefusesAHugePngBeforeDecoding) {
+  const std::string dir = test::fresh_dir("bomb_png");
+  const std::string p = image_claiming(dir, ".png", 20000, 20000);
+  EXPECT_EQ(probe_image_size(p), cv::Size(20000, 20000));
+  const std::string msg = error_of(p);
+  EXPECT_NE(msg.find("claims.png"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("20000 x 20000"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("--max_image_pixels"), std::string::npos) << msg;
+}
+
+TEST(ImageReader, PixelCapCountsTheReducedJpegSize) {
+  const std::string dir = test::fresh_dir("bomb_jpg");
+  // 60000 x 60000 decodes at 1/8 = 7500 x 7500 = 56 MP: over the default 50 MP.
+  const std::string p = image_claiming(dir, ".jpg", 60000, 60000);
+  const std::string msg = error_of(p);
+  EXPECT_NE(msg.find("decoded at 1/8"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("56250000 pixels"), std::string::npos) << msg;
+  // A smaller cap refuses what the default lets through; <= 0 means no cap.
+  cv::Mat m(100, 100, CV_8UC3, cv::Scalar(1, 2, 3));
+  ASSERT_TRUE(cv::imwrite(dir + "/small.png", m));
+  EXPECT_THROW(read_image(dir + "/small.png", 4000, 9999), Error);
+  EXPECT_EQ(read_image(dir + "/small.png", 4000, 10000).bgr.cols, 100);
+  EXPECT_EQ(read_image(dir + "/small.png", 4000, 0).bgr.cols, 100);
+}
+
+TEST(ImageReader, SymlinkLoopAndDanglingLinkAreNamed) {
+  const std::string dir = test::fresh_dir("links");
+  std::filesystem::create_symlink("l1.jpg", dir + "/l2.jpg");
+  std::filesystem::create_symlink("l2.jpg", dir + "/l1.jpg");
+  std::filesystem::create_symlink("gone.jpg", dir + "/dangling.jpg");
+  const std::string loop = error_of(dir + "/l1.jpg");
+  EXPECT_NE(loop.find("l1.jpg"), std::string::npos) << loop;
+  EXPECT_NE(loop.find("symbolic links"), std::string::npos) << loop;
+  const std::string dangling = error_of(dir + "/dangling.jpg");
+  EXPECT_NE(dangling.find("link to a missing file"), std::string::npos) << dangling;
+}
+
+TEST(ImageReader, UnreadableIsNotCalledCorrupt) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads files without read permission";
+  const std::string dir = test::fresh_dir("unreadable");
+  cv::Mat m(10, 10, CV_8UC3, cv::Scalar(1, 2, 3));
+  ASSERT_TRUE(cv::imwrite(dir + "/locked.png", m));
+  std::filesystem::permissions(dir + "/locked.png", std::filesystem::perms::none);
+  const std::string msg = error_of(dir + "/locked.png");
+  EXPECT_NE(msg.find("Permission denied"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("corrupt"), std::string::npos) << msg;
+}
+
+TEST(ImageReader, CorruptImageIsToldFromNonImage) {
+  const std::string dir = test::fresh_dir("kinds");
+  test::write_text(dir + "/notes.png", "this is text, not a picture\n");
+  std::string jpeg = test::read_text(test::data_dir() + "/samples/imgs_ger_1.jpg");
+  test::write_text(dir + "/truncated.jpg", jpeg.substr(0, 40));
+  EXPECT_NE(error_of(dir + "/notes.png").find("not an image"), std::string::npos) << error_of(dir + "/notes.png");
+  EXPECT_NE(error_of(dir + "/truncated.jpg").find("corrupt or truncated JPEG"), std::string::npos)
+      << error_of(dir + "/truncated.jpg");
+}

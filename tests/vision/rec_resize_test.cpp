@@ -48,3 +48,20 @@ TEST(RecResize, MatchesBilinearResize) {
   const cv::Vec3b px = ref.at<cv::Vec3b>(17, 33);
   for (int c = 0; c < 3; ++c) EXPECT_NEAR(dst[c * plane + 17 * 200 + 33], px[c] / 127.5 - 1.0, 1e-6);
 }
+
+TEST(RecWidthCap, SqueezesLinesWiderThanPaddleOcrsCap) {
+  // 30000 x 16 at height 48 would be a 90000-wide recognition input.
+  cv::Mat line(16, 30000, CV_8UC3, cv::Scalar(255, 255, 255));
+  cv::Mat capped = ocrforge::cap_rec_width(line, 48);
+  EXPECT_EQ(capped.cols, ocrforge::kRecMaxWidth);
+  EXPECT_EQ(capped.rows, 48);
+  EXPECT_EQ(ocrforge::kRecMaxWidth, 3200) << "PaddleX OCRReisizeNormImg.max_imgW";
+}
+
+TEST(RecWidthCap, LeavesLinesWithinTheCapUntouched) {
+  cv::Mat line(32, 2000, CV_8UC3, cv::Scalar(1, 2, 3));  // 3000 wide at height 48
+  cv::Mat same = ocrforge::cap_rec_width(line, 48);
+  EXPECT_EQ(same.data, line.data) << "no copy when no cap applies";
+  cv::Mat edge(48, 3200, CV_8UC3);
+  EXPECT_EQ(ocrforge::cap_rec_width(edge, 48).cols, 3200);
+}

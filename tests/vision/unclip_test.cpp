@@ -37,7 +37,9 @@ TEST(Unclip, RectangleGrowsByAreaTimesRatioOverPerimeter) {
 }
 
 TEST(Unclip, OutputPointsAreIntegers) {
-  for (const auto& p : unclip(rect(0, 0, 50, 10), 2.f)) {
+  const auto points = unclip(rect(0, 0, 50, 10), 2.f);
+  ASSERT_GE(points.size(), 4u) << "an empty polygon would pass the loop below";
+  for (const auto& p : points) {
     EXPECT_EQ(p.x, std::round(p.x));
     EXPECT_EQ(p.y, std::round(p.y));
   }

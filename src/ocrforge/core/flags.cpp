@@ -1,5 +1,8 @@
 #include "ocrforge/core/flags.h"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "ocrforge/core/error.h"
@@ -71,6 +74,46 @@ int FlagSet::get_int(const std::string& name) const { return parse_int(get(name)
 double FlagSet::get_double(const std::string& name) const { return parse_double(get(name), "--" + name); }
 std::vector<int> FlagSet::get_int_list(const std::string& name) const {
   return parse_int_list(get(name), "--" + name);
+}
+
+static std::string num(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+int FlagSet::get_int_at_least(const std::string& name, int min) const {
+  const int v = get_int(name);
+  if (v < min)
+    throw UsageError("--" + name + "=" + get(name) + " is out of range: it must be >= " + std::to_string(min));
+  return v;
+}
+
+long long FlagSet::get_int64_at_least(const std::string& name, long long min) const {
+  const std::string t = trim(get(name));
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(t.c_str(), &end, 10);
+  if (t.empty() || *end != '\0' || errno == ERANGE)
+    throw UsageError("--" + name + ": expected a whole number, got '" + get(name) + "'");
+  if (v < min)
+    throw UsageError("--" + name + "=" + get(name) + " is out of range: it must be >= " + std::to_string(min));
+  return v;
+}
+
+double FlagSet::get_double_in(const std::string& name, double lo, double hi) const {
+  const double v = get_double(name);
+  if (!(v >= lo && v <= hi))  // written so that NaN fails too
+    throw UsageError("--" + name + "=" + get(name) + " is out of range: it must be between " + num(lo) + " and " +
+                     num(hi));
+  return v;
+}
+
+double FlagSet::get_double_above(const std::string& name, double lo) const {
+  const double v = get_double(name);
+  if (!(v > lo && v < HUGE_VAL))
+    throw UsageError("--" + name + "=" + get(name) + " is out of range: it must be > " + num(lo));
+  return v;
 }
 
 std::map<std::string, std::string> FlagSet::values() const {

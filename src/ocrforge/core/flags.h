@@ -34,6 +34,14 @@ class FlagSet {
   int get_int(const std::string& name) const;
   double get_double(const std::string& name) const;
   std::vector<int> get_int_list(const std::string& name) const;
+  // Range-checked getters: a value outside the range (or NaN) is a
+  // UsageError naming the flag, its value and the range.
+  int get_int_at_least(const std::string& name, int min) const;
+  long long get_int64_at_least(const std::string& name, long long min) const;
+  // lo <= v <= hi
+  double get_double_in(const std::string& name, double lo, double hi) const;
+  // v > lo (an open bound: "must be > 0")
+  double get_double_above(const std::string& name, double lo) const;
   // Every flag with its current value (for reports and JSON output).
   std::map<std::string, std::string> values() const;
 

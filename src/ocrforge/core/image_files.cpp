@@ -16,16 +16,34 @@ const std::vector<std::string>& image_extensions() {
   return exts;
 }
 
+static bool has_image_extension(const fs::path& p) {
+  const std::string ext = to_lower(p.extension().string());
+  const auto& exts = image_extensions();
+  return std::find(exts.begin(), exts.end(), ext) != exts.end();
+}
+
 std::vector<std::string> list_images(const std::string& path) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) throw Error("image path '" + path + "' does not exist: check --image_dir");
-  if (!fs::is_directory(path, ec)) return {path};
+  const fs::file_status st = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw Error("image path '" + path + "' cannot be read: " + ec.message() + ": check --image_dir");
+  if (!fs::exists(st)) throw Error("image path '" + path + "' does not exist: check --image_dir");
+  if (!fs::is_directory(st)) return {path};
   std::vector<std::string> out;
-  for (const auto& entry : fs::directory_iterator(path, ec)) {
-    if (!entry.is_regular_file()) continue;
-    const std::string ext = to_lower(entry.path().extension().string());
-    const auto& exts = image_extensions();
-    if (std::find(exts.begin(), exts.end(), ext) != exts.end()) out.push_back(entry.path().string());
+  // Every call takes an error_code: the throwing forms end the whole listing
+  // on one bad entry (a symlink loop, a dangling link, a file removed while
+  // listing).
+  fs::directory_iterator it(path, ec), end;
+  if (ec) throw Error("cannot list folder '" + path + "': " + ec.message());
+  for (; it != end; it.increment(ec)) {
+    if (ec) break;
+    if (!has_image_extension(it->path())) continue;
+    std::error_code entry_ec;
+    const fs::file_status s = it->status(entry_ec);
+    // An image-named entry whose target cannot be resolved (a symlink loop, a
+    // dangling link) is kept: the per-image loop reports it by name, so the
+    // user learns about it and the other images are still read.
+    if (entry_ec || fs::is_regular_file(s) || !fs::exists(s)) out.push_back(it->path().string());
   }
   if (ec) throw Error("cannot list folder '" + path + "': " + ec.message());
   if (out.empty())

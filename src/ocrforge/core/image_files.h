@@ -9,8 +9,10 @@ namespace ocrforge {
 const std::vector<std::string>& image_extensions();
 
 // A file is returned as is (whatever its extension: the decoder decides);
-// a folder gives its image files, sorted by name, not recursing. Throws Error
-// when the path does not exist or a folder holds no image.
+// a folder gives its image files, sorted by name, not recursing. Entries with
+// an image extension whose target cannot be resolved (symlink loops, dangling
+// links) are listed too, so that reading them fails by name, per image.
+// Throws Error when the path does not exist or a folder holds no image.
 std::vector<std::string> list_images(const std::string& path);
 
 // File name without folder and extension ("a/b/img_1.jpg" -> "img_1").

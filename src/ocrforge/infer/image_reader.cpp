@@ -1,6 +1,8 @@
 #include "ocrforge/infer/image_reader.h"
 
-#include <cstdint>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -10,17 +12,43 @@
 
 #include "ocrforge/core/error.h"
 
+namespace fs = std::filesystem;
+
 namespace ocrforge {
 
 static uint32_t be16(const unsigned char* p) { return (uint32_t(p[0]) << 8) | p[1]; }
 static uint32_t be32(const unsigned char* p) { return (be16(p) << 16) | be16(p + 2); }
-static uint32_t le32(const unsigned char* p) {
-  return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
+static uint32_t le16(const unsigned char* p) { return uint32_t(p[0]) | (uint32_t(p[1]) << 8); }
+static uint32_t le32(const unsigned char* p) { return le16(p) | (le16(p + 2) << 16); }
+
+enum class Format { Unknown, Jpeg, Png, Bmp, Pnm, Webp, Tiff };
+
+static Format sniff(const unsigned char* h) {
+  if (h[0] == 0xFF && h[1] == 0xD8) return Format::Jpeg;
+  if (h[0] == 0x89 && h[1] == 'P' && h[2] == 'N' && h[3] == 'G') return Format::Png;
+  if (h[0] == 'B' && h[1] == 'M') return Format::Bmp;
+  if (h[0] == 'P' && h[1] >= '1' && h[1] <= '6') return Format::Pnm;
+  if (!std::memcmp(h, "RIFF", 4) && !std::memcmp(h + 8, "WEBP", 4)) return Format::Webp;
+  if (!std::memcmp(h, "II*\0", 4) || !std::memcmp(h, "MM\0*", 4)) return Format::Tiff;
+  return Format::Unknown;
+}
+
+static const char* format_name(Format f) {
+  switch (f) {
+    case Format::Jpeg: return "JPEG";
+    case Format::Png: return "PNG";
+    case Format::Bmp: return "BMP";
+    case Format::Pnm: return "PNM";
+    case Format::Webp: return "WebP";
+    case Format::Tiff: return "TIFF";
+    default: return "";
+  }
 }
 
 // Walks JPEG markers up to the first start-of-frame, which holds the size.
 static cv::Size jpeg_size(std::ifstream& in) {
   unsigned char seg[8];
+  in.clear();
   in.seekg(2);
   while (in.read(reinterpret_cast<char*>(seg), 4)) {
     if (seg[0] != 0xFF) return {};
@@ -37,47 +65,130 @@ static cv::Size jpeg_size(std::ifstream& in) {
   return {};
 }
 
-cv::Size probe_image_size(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  unsigned char h[26] = {0};
-  if (!in.read(reinterpret_cast<char*>(h), sizeof(h))) return {};
-  if (h[0] == 0xFF && h[1] == 0xD8) return jpeg_size(in);
-  if (h[0] == 0x89 && h[1] == 'P' && h[2] == 'N' && h[3] == 'G')
-    return {static_cast<int>(be32(h + 16)), static_cast<int>(be32(h + 20))};
-  if (h[0] == 'B' && h[1] == 'M')
-    return {static_cast<int>(le32(h + 18)), std::abs(static_cast<int>(le32(h + 22)))};
+// "P6\n# comment\n640 480\n255\n": the two first numbers after the magic.
+static cv::Size pnm_size(std::ifstream& in) {
+  in.clear();
+  in.seekg(2);
+  long v[2] = {0, 0};
+  for (long& x : v) {
+    int c = in.get();
+    while (c != EOF && (std::isspace(c) || c == '#')) {
+      if (c == '#')
+        while (c != EOF && c != '\n') c = in.get();
+      c = in.get();
+    }
+    if (c == EOF || !std::isdigit(c)) return {};
+    while (c != EOF && std::isdigit(c) && x < (1L << 31)) {
+      x = x * 10 + (c - '0');
+      c = in.get();
+    }
+  }
+  if (v[0] >= (1L << 31) || v[1] >= (1L << 31)) return {INT32_MAX, INT32_MAX};
+  return {static_cast<int>(v[0]), static_cast<int>(v[1])};
+}
+
+// RIFF....WEBP then a VP8 (lossy), VP8L (lossless) or VP8X (extended) chunk.
+static cv::Size webp_size(const unsigned char* h, size_t n) {
+  if (n < 30) return {};
+  const unsigned char* c = h + 12;
+  if (!std::memcmp(c, "VP8 ", 4)) return {static_cast<int>(le16(c + 14) & 0x3FFF), static_cast<int>(le16(c + 16) & 0x3FFF)};
+  if (!std::memcmp(c, "VP8L", 4)) {
+    const uint32_t b = le32(c + 9);
+    return {static_cast<int>((b & 0x3FFF) + 1), static_cast<int>(((b >> 14) & 0x3FFF) + 1)};
+  }
+  if (!std::memcmp(c, "VP8X", 4)) {
+    const uint32_t w = 1 + (uint32_t(c[12]) | uint32_t(c[13]) << 8 | uint32_t(c[14]) << 16);
+    const uint32_t hh = 1 + (uint32_t(c[15]) | uint32_t(c[16]) << 8 | uint32_t(c[17]) << 16);
+    return {static_cast<int>(w), static_cast<int>(hh)};
+  }
   return {};
 }
 
-static bool is_jpeg(const std::string& path) {
+cv::Size probe_image_size(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  unsigned char h[2] = {0};
-  return in.read(reinterpret_cast<char*>(h), 2) && h[0] == 0xFF && h[1] == 0xD8;
+  unsigned char h[32] = {0};
+  in.read(reinterpret_cast<char*>(h), sizeof(h));
+  const size_t n = static_cast<size_t>(in.gcount());
+  if (n < 4) return {};
+  switch (sniff(h)) {
+    case Format::Jpeg: return jpeg_size(in);
+    case Format::Png:
+      if (n < 24) return {};
+      // PNG allows up to 2^31-1 per side; clamp so the pixel count stays honest.
+      return {static_cast<int>(std::min<uint32_t>(be32(h + 16), INT32_MAX)),
+              static_cast<int>(std::min<uint32_t>(be32(h + 20), INT32_MAX))};
+    case Format::Bmp:
+      if (n < 26) return {};
+      return {static_cast<int>(le32(h + 18)), std::abs(static_cast<int>(le32(h + 22)))};
+    case Format::Pnm: return pnm_size(in);
+    case Format::Webp: return webp_size(h, n);
+    default: return {};
+  }
 }
 
-LoadedImage read_image(const std::string& path, int max_side) {
+// Why a path cannot be read, in the words of the system ("Permission
+// denied", "Too many levels of symbolic links"); "" when it can.
+static std::string open_error(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::strerror(errno);
+  std::fclose(f);
+  return "";
+}
+
+LoadedImage read_image(const std::string& path, int max_side, int64_t max_pixels) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw Error("image '" + path + "' does not exist");
-  if (std::filesystem::is_directory(path, ec)) throw Error("'" + path + "' is a folder, not an image");
-  if (std::filesystem::file_size(path, ec) == 0) throw Error("image '" + path + "' is empty (0 bytes)");
+  const fs::file_status st = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw Error("image '" + path + "' cannot be read: " + ec.message());
+  if (!fs::exists(st)) {
+    // A dangling symlink "exists" as a link but not as a file.
+    if (fs::is_symlink(fs::symlink_status(path, ec)))
+      throw Error("image '" + path + "' is a symbolic link to a missing file");
+    throw Error("image '" + path + "' does not exist");
+  }
+  if (fs::is_directory(st)) throw Error("'" + path + "' is a folder, not an image");
+  const std::string why = open_error(path);
+  if (!why.empty()) throw Error("image '" + path + "' cannot be read: " + why);
+  if (fs::file_size(path, ec) == 0) throw Error("image '" + path + "' is empty (0 bytes)");
+
+  unsigned char head[16] = {0};
+  {
+    std::ifstream in(path, std::ios::binary);
+    in.read(reinterpret_cast<char*>(head), sizeof(head));
+  }
+  const Format format = sniff(head);
 
   LoadedImage out;
   out.original = probe_image_size(path);
   int flags = cv::IMREAD_COLOR;
+  int factor = 1;
   const int longest = std::max(out.original.width, out.original.height);
-  if (is_jpeg(path) && max_side > 0 && longest > 2 * max_side) {
+  if (format == Format::Jpeg && max_side > 0 && longest > 2 * max_side) {
     // The largest reduction that keeps the longer side >= max_side.
-    int factor = 2;
+    factor = 2;
     while (factor < 8 && longest / (factor * 2) >= max_side) factor *= 2;
     flags = factor == 2 ? cv::IMREAD_REDUCED_COLOR_2 : factor == 4 ? cv::IMREAD_REDUCED_COLOR_4 : cv::IMREAD_REDUCED_COLOR_8;
+  }
+  if (max_pixels > 0 && !out.original.empty()) {
+    // What the decoder will allocate (the JPEG decoder rounds reduced sizes up).
+    const int64_t w = (static_cast<int64_t>(out.original.width) + factor - 1) / factor;
+    const int64_t h = (static_cast<int64_t>(out.original.height) + factor - 1) / factor;
+    if (w * h > max_pixels)
+      throw Error("image '" + path + "' is " + std::to_string(out.original.width) + " x " +
+                  std::to_string(out.original.height) + (factor > 1 ? " (decoded at 1/" + std::to_string(factor) + ")" : "") +
+                  " = " + std::to_string(w * h) + " pixels, over --max_image_pixels=" + std::to_string(max_pixels) +
+                  "; shrink it or raise --max_image_pixels");
   }
   try {
     out.bgr = cv::imread(path, flags);
   } catch (const cv::Exception& e) {
     throw Error("image '" + path + "' cannot be decoded: " + e.what());
   }
-  if (out.bgr.empty())
-    throw Error("image '" + path + "' cannot be decoded: not an image, corrupt, or an unsupported format");
+  if (out.bgr.empty()) {
+    if (format == Format::Unknown)
+      throw Error("image '" + path + "' cannot be decoded: not an image, or a format OpenCV cannot read (GIF, ...)");
+    throw Error("image '" + path + "' cannot be decoded: a corrupt or truncated " + format_name(format) + " file");
+  }
   if (out.original.empty()) out.original = out.bgr.size();
   out.scale = static_cast<float>(out.original.width) / static_cast<float>(out.bgr.cols);
   if (out.bgr.depth() != CV_8U) out.bgr.convertTo(out.bgr, CV_8U, 1.0 / 256.0);

@@ -1,11 +1,19 @@
-// Reads an image for OCR with errors that name the file, and without
-// decoding huge JPEGs at full size.
+// Reads an image for OCR with errors that name the file, without decoding
+// huge JPEGs at full size, and refusing images that would decode to more
+// pixels than a cap (checked from the header, before any pixel is decoded).
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include <opencv2/core.hpp>
 
 namespace ocrforge {
+
+// Default --max_image_pixels: 50 million decoded pixels (150 MB as 8-bit
+// BGR). Every camera photo fits (large JPEGs are decoded reduced, see
+// read_image), so does an A4 page scanned at 600 dpi (35 MP); a 20000 x 20000
+// PNG (400 MP, "a 1 MB file that takes 1.2 GB") does not.
+constexpr int64_t kDefaultMaxImagePixels = 50'000'000;
 
 struct LoadedImage {
   cv::Mat bgr;        // 8-bit, 3 channels
@@ -15,15 +23,19 @@ struct LoadedImage {
   float scale = 1.f;
 };
 
-// Width and height from the file header (JPEG, PNG, BMP) without decoding;
-// an empty size when the header is not recognised.
+// Width and height from the file header (JPEG, PNG, BMP, PNM, WebP) without
+// decoding; an empty size when the header is not recognised.
 cv::Size probe_image_size(const std::string& path);
 
 // Decodes `path` to 8-bit BGR (grey and alpha images are converted).
 // A JPEG whose longer side exceeds 2 x max_side is decoded at 1/2, 1/4 or
 // 1/8 scale by the JPEG decoder itself (the detector would shrink it anyway),
-// so a 20000 x 20000 picture never takes 1.2 GB. Throws Error naming the file
-// when it does not exist, is empty, or is not a decodable image.
-LoadedImage read_image(const std::string& path, int max_side = 4000);
+// so a 20000 x 20000 JPEG never takes 1.2 GB. When the header gives the size,
+// an image that would decode to more than `max_pixels` pixels is refused
+// before decoding (max_pixels <= 0: no cap of ours; OpenCV's 2^30 remains).
+// Throws Error naming the file when it does not exist, cannot be read (no
+// permission, a symlink loop), is empty, is too large, or is not a decodable
+// image (telling "corrupt <format> file" from "not an image").
+LoadedImage read_image(const std::string& path, int max_side = 4000, int64_t max_pixels = kDefaultMaxImagePixels);
 
 }  // namespace ocrforge

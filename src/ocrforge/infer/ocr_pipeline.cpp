@@ -3,6 +3,7 @@
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/vision/box_order.h"
 #include "ocrforge/vision/crop.h"
+#include "ocrforge/vision/rec_resize.h"
 
 namespace ocrforge {
 
@@ -46,7 +47,11 @@ OcrResult OcrPipeline::run(const cv::Mat& bgr, float coord_scale, bool keep_crop
   }
 
   sw.reset();
-  std::vector<RecText> texts = crops.empty() ? std::vector<RecText>{} : rec_->recognize(crops);
+  // PaddleOCR 3.x's width cap (rec_resize.h); the kept crops stay as cut.
+  std::vector<cv::Mat> rec_inputs;
+  rec_inputs.reserve(crops.size());
+  for (const auto& c : crops) rec_inputs.push_back(cap_rec_width(c, params_.rec.image_h));
+  std::vector<RecText> texts = crops.empty() ? std::vector<RecText>{} : rec_->recognize(rec_inputs);
   result.rec_ms = sw.elapsed_ms();
 
   for (size_t i = 0; i < boxes.size(); ++i) {

@@ -42,4 +42,13 @@ float rec_resize_normalize(const cv::Mat& img, int img_h, int img_w, float* dst)
   return std::min(1.0f, static_cast<float>(resized_w) / img_w);
 }
 
+cv::Mat cap_rec_width(const cv::Mat& crop, int img_h) {
+  if (crop.empty() || img_h <= 0) return crop;
+  const double width_at_h = static_cast<double>(img_h) * crop.cols / crop.rows;
+  if (width_at_h <= kRecMaxWidth) return crop;
+  cv::Mat out;
+  cv::resize(crop, out, cv::Size(kRecMaxWidth, img_h), 0, 0, cv::INTER_LINEAR);
+  return out;
+}
+
 }  // namespace ocrforge

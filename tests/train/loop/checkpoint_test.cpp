@@ -102,3 +102,73 @@ TEST(Checkpoint, PretrainedLoadsWhatFits) {
   Tiny c(3);
   EXPECT_EQ(load_pretrained(dir + "/p", c).loaded.size(), model_state(c).size());
 }
+
+static std::string load_error(const std::string& prefix, torch::nn::Module& m) {
+  try {
+    load_checkpoint(prefix, m, nullptr);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Checkpoint, FlippedBytesInTheMiddleAreRefusedByName) {
+  // The case: 64 bytes flipped mid-file loaded silently before.
+  const std::string dir = test::fresh_dir("ckpt_flip");
+  Tiny a(3);
+  save_checkpoint(dir + "/t", a, nullptr, {});
+  std::string bytes = test::read_text(dir + "/t.ckpt");
+  ASSERT_GT(bytes.size(), 200u);
+  for (size_t i = bytes.size() / 2; i < bytes.size() / 2 + 64; ++i) bytes[i] = static_cast<char>(~bytes[i]);
+  test::write_text(dir + "/flipped.ckpt", bytes);
+  Tiny b(3);
+  const torch::Tensor before = b.fc->weight.clone();
+  const std::string msg = load_error(dir + "/flipped", b);
+  EXPECT_NE(msg.find("damaged checkpoint '" + dir + "/flipped.ckpt'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("use another (e.g. best_accuracy / iter_epoch_N"), std::string::npos) << msg;
+  EXPECT_TRUE(torch::equal(before, b.fc->weight)) << "a damaged file must change nothing";
+  EXPECT_THROW(load_pretrained(dir + "/flipped", b), Error);
+}
+
+TEST(Checkpoint, DamagedHeaderAndTailGiveTheSameClearError) {
+  const std::string dir = test::fresh_dir("ckpt_ends");
+  Tiny a(3);
+  save_checkpoint(dir + "/t", a, nullptr, {});
+  const std::string whole = test::read_text(dir + "/t.ckpt");
+  std::string header = whole;
+  header[20] = '}';  // inside the JSON header block
+  test::write_text(dir + "/header.ckpt", header);
+  std::string tail = whole;
+  tail[tail.size() - 50] ^= 0x5A;  // in the tail of the weights block, before the hash block
+  test::write_text(dir + "/tail.ckpt", tail);
+  test::write_text(dir + "/cut.ckpt", whole.substr(0, whole.size() - 10));
+  for (const char* name : {"header", "tail", "cut"}) {
+    Tiny b(3);
+    const std::string msg = load_error(dir + "/" + name, b);
+    EXPECT_NE(msg.find("damaged checkpoint"), std::string::npos) << name << ": " << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << name << ": no stack trace in the message: " << msg;
+  }
+}
+
+TEST(Checkpoint, OldFilesWithoutTheHashStillLoad) {
+  const std::string dir = test::fresh_dir("ckpt_old");
+  Tiny a(3);
+  save_checkpoint(dir + "/t", a, nullptr, {});
+  std::string bytes = test::read_text(dir + "/t.ckpt");
+  // Drop the fourth block ("fnv1a64 " + 16 hex digits after its 8-byte length).
+  const size_t trailer = 8 + 8 + 16;
+  ASSERT_EQ(bytes.substr(bytes.size() - 24, 8), "fnv1a64 ");
+  test::write_text(dir + "/old.ckpt", bytes.substr(0, bytes.size() - trailer));
+  Tiny b(3);
+  EXPECT_NO_THROW(load_checkpoint(dir + "/old", b, nullptr));
+  EXPECT_TRUE(torch::equal(a.fc->weight, b.fc->weight));
+}
+
+TEST(Checkpoint, SaveRemovesTempFilesOfAKilledSave) {
+  const std::string dir = test::fresh_dir("ckpt_stale");
+  test::write_text(dir + "/.latest.ckpt.tmp.AbCdEf", "half a checkpoint from kill -9");
+  Tiny a(3);
+  save_checkpoint(dir + "/latest", a, nullptr, {});
+  EXPECT_FALSE(std::filesystem::exists(dir + "/.latest.ckpt.tmp.AbCdEf"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/latest.ckpt"));
+}

@@ -1,5 +1,6 @@
 #include "ocrforge/train/loop/checkpoint.h"
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -8,11 +9,23 @@
 
 #include "ocrforge/core/atomic_file.h"
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/fnv1a.h"
 #include "ocrforge/core/text.h"
 
 namespace ocrforge {
 
 static const char kMagic[] = "OCRFCKPT1\n";
+static const char kIntegrityTag[] = "fnv1a64 ";
+
+// Every way a file can be damaged ends in this one message: what to do is
+// the same whatever the byte that changed.
+[[noreturn]] static void damaged(const std::string& path, const std::string& detail) {
+  throw Error("damaged checkpoint '" + path + "' (" + detail +
+              "); use another (e.g. best_accuracy / iter_epoch_N, or latest from before the damage)");
+}
+
+// The first line of a library message (c10 errors append a C++ stack trace).
+static std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 std::string checkpoint_path(const std::string& prefix) {
   return ends_with(prefix, ".ckpt") ? prefix : prefix + ".ckpt";
@@ -31,6 +44,14 @@ static void append_block(std::string& out, const std::string& bytes) {
   for (int i = 0; i < 8; ++i) len[i] = static_cast<char>((n >> (8 * i)) & 0xFF);
   out.append(len, 8);
   out += bytes;
+}
+
+// The fourth block: "fnv1a64 <16 hex digits>" of every byte before it (magic,
+// the three blocks and their lengths), so one flipped byte anywhere is seen.
+static std::string integrity_block(const std::string& before) {
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(fnv1a64(before.data(), before.size())));
+  return std::string(kIntegrityTag) + hex;
 }
 
 void save_checkpoint(const std::string& prefix, torch::nn::Module& model, torch::optim::Optimizer* optimizer,
@@ -60,10 +81,16 @@ void save_checkpoint(const std::string& prefix, torch::nn::Module& model, torch:
   append_block(file, header.dump());
   append_block(file, std::string(model_bytes.begin(), model_bytes.end()));
   append_block(file, opt_bytes);
-  write_file_atomic(checkpoint_path(prefix), file);
+  append_block(file, integrity_block(file));
+  const std::string path = checkpoint_path(prefix);
+  // Only this process saves this name (rank 0): any temp file beside it is
+  // from a save that was killed (kill -9, OOM, power cut).
+  remove_stale_temp_files(path);
+  write_file_atomic(path, file);
 }
 
 struct RawCheckpoint {
+  std::string path;
   nlohmann::json header;
   std::vector<char> model;
   std::string optimizer;
@@ -76,30 +103,57 @@ static RawCheckpoint read_raw(const std::string& path) {
   ss << in.rdbuf();
   const std::string s = ss.str();
   const size_t magic = std::strlen(kMagic);
-  if (s.compare(0, magic, kMagic) != 0) throw Error("'" + path + "' is not an ocrforge checkpoint (bad header)");
+  if (s.compare(0, magic, kMagic) != 0) {
+    // Our magic with a few bytes changed is damage; anything else is another kind of file.
+    size_t same = 0;
+    for (size_t i = 0; i < magic && i < s.size(); ++i) same += s[i] == kMagic[i];
+    if (same >= magic / 2) damaged(path, "bad header");
+    throw Error("'" + path + "' is not an ocrforge checkpoint (no OCRFCKPT1 header)");
+  }
   size_t pos = magic;
   auto block = [&]() {
-    if (pos + 8 > s.size()) throw Error("checkpoint '" + path + "' is truncated");
+    if (pos + 8 > s.size()) damaged(path, "truncated: " + std::to_string(s.size()) + " bytes");
     uint64_t n = 0;
     for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(s[pos + i])) << (8 * i);
     pos += 8;
-    if (pos + n > s.size()) throw Error("checkpoint '" + path + "' is truncated");
+    if (n > s.size() - pos) damaged(path, "truncated or a damaged block length");
     std::string b = s.substr(pos, n);
     pos += n;
     return b;
   };
   RawCheckpoint raw;
-  raw.header = nlohmann::json::parse(block());
+  const std::string header = block();
   const std::string m = block();
-  raw.model.assign(m.begin(), m.end());
   raw.optimizer = block();
+  const size_t hashed = pos;
+  if (pos == s.size()) {
+    // Written before integrity blocks existed: still loads, unchecked.
+    std::fprintf(stderr, "warning: checkpoint '%s' has no integrity hash (written by an older ocrforge); "
+                 "loading it unchecked\n", path.c_str());
+  } else {
+    const std::string tag = block();
+    if (pos != s.size()) damaged(path, std::to_string(s.size() - pos) + " unexpected bytes at the end");
+    if (tag != integrity_block(s.substr(0, hashed))) damaged(path, "content hash mismatch");
+  }
+  try {
+    raw.header = nlohmann::json::parse(header);
+  } catch (const std::exception& e) {
+    damaged(path, "unreadable JSON header: " + first_line(e.what()));
+  }
+  if (!raw.header.is_object()) damaged(path, "the JSON header is not an object");
+  raw.model.assign(m.begin(), m.end());
+  raw.path = path;
   return raw;
 }
 
 static std::map<std::string, torch::Tensor> weights_of(const RawCheckpoint& raw) {
   std::map<std::string, torch::Tensor> out;
-  auto dict = torch::pickle_load(raw.model).toGenericDict();
-  for (const auto& e : dict) out[e.key().toStringRef()] = e.value().toTensor();
+  try {
+    auto dict = torch::pickle_load(raw.model).toGenericDict();
+    for (const auto& e : dict) out[e.key().toStringRef()] = e.value().toTensor();
+  } catch (const std::exception& e) {
+    damaged(raw.path, "unreadable weights: " + first_line(e.what()));
+  }
   return out;
 }
 
@@ -154,12 +208,19 @@ CheckpointData load_checkpoint(const std::string& prefix, torch::nn::Module& mod
                   (mismatch.empty() ? "" : "shape mismatches: " + list(mismatch) + "; ") +
                   "checkpoint architecture: " + raw.header.value("architecture", std::string("?")));
   }
-  copy_weights(src, model);
-  if (optimizer && !raw.optimizer.empty()) {
-    torch::serialize::InputArchive archive;
-    archive.load_from(raw.optimizer.data(), raw.optimizer.size());
-    optimizer->load(archive);
+  // The optimizer archive is parsed before the model is touched too: an
+  // unreadable one (an old file without the hash, damaged) changes nothing.
+  torch::serialize::InputArchive archive;
+  const bool with_optimizer = optimizer && !raw.optimizer.empty();
+  if (with_optimizer) {
+    try {
+      archive.load_from(raw.optimizer.data(), raw.optimizer.size());
+    } catch (const std::exception& e) {
+      damaged(path, "unreadable optimizer state: " + first_line(e.what()));
+    }
   }
+  copy_weights(src, model);
+  if (with_optimizer) optimizer->load(archive);
   CheckpointData d;
   d.progress.epoch = raw.header.value("epoch", 0);
   d.progress.global_step = raw.header.value("global_step", 0L);

@@ -5,7 +5,11 @@
 // File layout (<prefix>.ckpt): "OCRFCKPT1\n", then three blocks, each an
 // 8-byte little-endian length followed by the bytes: the JSON header
 // (progress, config), the model (torch pickle of a name -> tensor dict), the
-// optimizer (torch archive).
+// optimizer (torch archive); then a fourth block, "fnv1a64 <hex>", the hash of
+// every byte before it. Loading checks it: any damage (a flipped byte, a cut
+// tail, a broken header) is one Error naming the file ("damaged checkpoint
+// ...; use another"). Files without the fourth block (older ocrforge) load
+// with a warning. Saving removes ".<name>.tmp.*" files a killed save left.
 #pragma once
 #include <torch/torch.h>
 
