@@ -3,6 +3,7 @@
 //   det: writes <draw_img_save_dir>/det_results.txt and det_res_<name> images
 //   cls, rec: print "Predicts of <path>:..." per image
 #include <cstdio>
+#include <memory>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,6 +27,7 @@
 #include "ocrforge/core/atomic_file.h"
 #include "ocrforge/vision/rec_resize.h"
 #ifdef OCRFORGE_WITH_TRAIN
+#include "ocrforge/train/loop/checkpoint_detector.h"
 #include "ocrforge/train/loop/checkpoint_recognizer.h"
 #endif
 
@@ -42,7 +44,23 @@ static std::string py_float(float v) {
 
 static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadParams& read,
                      const std::vector<std::string>& images) {
-  TextDetector det(p.det, p.runtime);
+  // --det_model_dir naming a det training checkpoint (or its save_model_dir)
+  // runs the LibTorch model with the same resize and post-processing.
+  std::unique_ptr<TextDetector> det;
+#ifdef OCRFORGE_WITH_TRAIN
+  std::unique_ptr<CheckpointDetector> ckpt;
+  if (is_checkpoint_path(p.det.model_dir)) {
+    ckpt = std::make_unique<CheckpointDetector>(p.det.model_dir, effective_threads(p.runtime.cpu_threads),
+                                                p.det.resize, p.det.post);
+    std::fprintf(stderr, "detecting with checkpoint %s (LibTorch)\n", ckpt->path().c_str());
+  } else {
+    det = std::make_unique<TextDetector>(p.det, p.runtime);
+  }
+  auto detect = [&](const cv::Mat& bgr) { return ckpt ? ckpt->detect(bgr) : det->detect(bgr); };
+#else
+  det = std::make_unique<TextDetector>(p.det, p.runtime);
+  auto detect = [&](const cv::Mat& bgr) { return det->detect(bgr); };
+#endif
   const std::string dir = flags.get("draw_img_save_dir");
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -54,7 +72,7 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadPa
   const auto stems = output_stems(images);
   Stopwatch total;
   size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
-    std::vector<TextBox> boxes = det.detect(img.bgr);
+    std::vector<TextBox> boxes = detect(img.bgr);
     std::string json = "[";
     cv::Mat vis = img.bgr.clone();
     for (size_t i = 0; i < boxes.size(); ++i) {
@@ -81,8 +99,8 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadPa
   });
   results.commit();
   std::fprintf(stderr, "results in %s\n", results_path.c_str());
-  if (flags.get_bool("benchmark"))
-    print_benchmark("det", det.model(), det.stats(), p.runtime, 1, "dynamic", total.elapsed_ms() / 1000.0, current_rss_mb());
+  if (flags.get_bool("benchmark") && det)
+    print_benchmark("det", det->model(), det->stats(), p.runtime, 1, "dynamic", total.elapsed_ms() / 1000.0, current_rss_mb());
   return failed == 0 ? 0 : 1;
 }
 
