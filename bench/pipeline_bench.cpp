@@ -62,10 +62,16 @@ int run(int argc, char** argv) {
   FlagSet flags("pipeline_bench");
   flags.add("image_dir", "tests/data/samples", "folder (or one image) to cycle through");
   flags.add("iterations", "1000", "images to process in the measured loop (cycling through the folder)");
-  flags.add("cpu_threads", "2", "ONNX Runtime intra-op threads");
+  const OcrParams defaults;
+  flags.add("cpu_threads", std::to_string(defaults.runtime.cpu_threads), "ONNX Runtime intra-op threads");
+  flags.add("rec_batch_num", std::to_string(defaults.rec.batch_num), "crops per recognition call");
+  flags.add("rec_width_step", std::to_string(defaults.rec.width_step), "RecParams::width_step");
+  flags.add("graph_optimization", defaults.runtime.graph_optimization, "disable, basic, extended or all");
+  flags.add_bool("memory_pattern", defaults.runtime.memory_pattern, "ORT memory pattern");
+  flags.add_bool("allow_spinning", defaults.runtime.allow_spinning, "session.intra_op.allow_spinning");
   flags.add("warmup_runs", "2", "runs on the first image before measuring (not counted)");
   flags.add_bool("use_angle_cls", true, "run the direction classifier");
-  flags.add_bool("memory_arena", false, "ONNX Runtime CPU memory arena (RuntimeParams::memory_arena)");
+  flags.add_bool("memory_arena", defaults.runtime.memory_arena, "ONNX Runtime CPU memory arena (RuntimeParams::memory_arena)");
   flags.add("rss_every", "0", "also record RSS every N images (0: only the fixed checkpoints)");
   flags.parse(std::vector<std::string>(argv + 1, argv + argc));
   if (flags.help_requested()) {
@@ -80,6 +86,11 @@ int run(int argc, char** argv) {
   params.runtime.cpu_threads = flags.get_int("cpu_threads");
   params.use_angle_cls = flags.get_bool("use_angle_cls");
   params.runtime.memory_arena = flags.get_bool("memory_arena");
+  params.runtime.graph_optimization = flags.get("graph_optimization");
+  params.runtime.memory_pattern = flags.get_bool("memory_pattern");
+  params.runtime.allow_spinning = flags.get_bool("allow_spinning");
+  params.rec.batch_num = flags.get_int("rec_batch_num");
+  params.rec.width_step = flags.get_int("rec_width_step");
   const int max_side = params.det.resize.max_side_limit;
   const std::vector<std::string> images = list_images(flags.get("image_dir"));
 
@@ -94,9 +105,12 @@ int run(int argc, char** argv) {
   const double rss_loaded = current_rss_mb();
 
   std::printf("ocrforge_pipeline_bench: %zu images in %s, %ld iterations, cpu_threads=%d (effective %d), "
-              "use_angle_cls=%s\n", images.size(), flags.get("image_dir").c_str(), iterations,
+              "use_angle_cls=%s, rec_batch_num=%d, rec_width_step=%d, graph_optimization=%s, memory_pattern=%d, "
+              "memory_arena=%d, allow_spinning=%d\n", images.size(), flags.get("image_dir").c_str(), iterations,
               params.runtime.cpu_threads, effective_threads(params.runtime.cpu_threads),
-              params.use_angle_cls ? "true" : "false");
+              params.use_angle_cls ? "true" : "false", params.rec.batch_num, params.rec.width_step,
+              params.runtime.graph_optimization.c_str(), params.runtime.memory_pattern, params.runtime.memory_arena,
+              params.runtime.allow_spinning);
   std::printf("CPU: %s, %u hardware threads; %s; ONNX Runtime %s\n\n", cpu_model().c_str(),
               cv::getNumberOfCPUs(), os_version().c_str(), onnxruntime_version().c_str());
 
@@ -179,6 +193,19 @@ int run(int argc, char** argv) {
     std::printf("RSS growth 10 -> %ld images: %+.1f%% (goal < 5%%: %s)\n", iterations, 100 * growth,
                 growth < 0.05 ? "met" : "MISSED");
   }
+  // One line for scripts: ms per image (mean, and sum of per-image medians / images), share outside ORT, RSS.
+  double med_sum = 0;
+  size_t med_n = 0;
+  for (const auto& v : per_image) {
+    if (v.empty()) continue;
+    std::vector<double> w;
+    for (const auto& s : v) w.push_back(s.wall);
+    med_sum += median(w);
+    ++med_n;
+  }
+  std::printf("SUMMARY mean_ms=%.1f median_ms=%.1f outside_ort=%.4f rss10=%.1f rss_end=%.1f peak=%.1f\n", wall_ms / n,
+              med_n ? med_sum / static_cast<double>(med_n) : 0.0, outside, rss.count(10) ? rss.at(10) : 0.0,
+              rss.at(iterations), peak_rss_mb());
   return 0;
 }
 
