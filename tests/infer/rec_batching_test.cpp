@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -94,38 +95,52 @@ static std::vector<cv::Mat> toy_crops() {
   return crops;
 }
 
-TEST(RecBatching, DefaultBatchReadsTheSameTextsAsBatchOne) {
+// Batch 1 against the default batch and against PaddleOCR's 6, at the
+// default width step and at step 1.
+TEST(RecBatching, AnyBatchSizeReadsTheSameTextsAsBatchOne) {
   const std::vector<cv::Mat> crops = toy_crops();
   ASSERT_GE(crops.size(), 20u);
   for (int step : {1, RecParams{}.width_step}) {
-    RecParams one = rec_params(1), dflt = rec_params(0);
-    one.width_step = dflt.width_step = step;
-    TextRecognizer a(one, two_threads()), b(dflt, two_threads());
-    const auto ra = a.recognize(crops), rb = b.recognize(crops);
+    RecParams one = rec_params(1);
+    one.width_step = step;
+    TextRecognizer a(one, two_threads());
+    const auto ra = a.recognize(crops);
     ASSERT_EQ(ra.size(), crops.size());
-    ASSERT_EQ(rb.size(), crops.size());
-    for (size_t i = 0; i < crops.size(); ++i) {
-      EXPECT_EQ(ra[i].text, rb[i].text) << "crop " << i << " (" << crops[i].cols << "x" << crops[i].rows << ")";
-      EXPECT_NEAR(ra[i].score, rb[i].score, 1e-4) << "crop " << i;
-    }
-    // The comparison means something only if the default really batched.
     EXPECT_EQ(a.stats().calls, static_cast<long>(crops.size()));
-    if (dflt.batch_num > 1) {
-      EXPECT_LT(b.stats().calls, a.stats().calls);
+    for (int batch : {RecParams{}.batch_num, 6}) {
+      if (batch == 1) continue;
+      RecParams many = rec_params(batch);
+      many.width_step = step;
+      TextRecognizer b(many, two_threads());
+      const auto rb = b.recognize(crops);
+      ASSERT_EQ(rb.size(), crops.size());
+      for (size_t i = 0; i < crops.size(); ++i) {
+        EXPECT_EQ(ra[i].text, rb[i].text) << "batch " << batch << ", crop " << i << " (" << crops[i].cols << "x"
+                                          << crops[i].rows << ")";
+        EXPECT_NEAR(ra[i].score, rb[i].score, 1e-4) << "batch " << batch << ", crop " << i;
+      }
+      // The comparison means something only if crops really shared calls.
+      EXPECT_LT(b.stats().calls, a.stats().calls) << "batch " << batch;
     }
   }
 }
 
+// The whole pipeline on the 15 samples: the default batch and batch 6 read
+// exactly what batch 1 reads.
 TEST(RecBatching, WholePipelineOnTheSamplesEqualsBatchOne) {
   OcrParams p;
   p.det.model_dir = test::model_root() + "/det";
-  p.cls.model_dir = test::model_root() + "/cls";
   p.rec = rec_params(1);
   p.runtime = two_threads();
-  p.use_angle_cls = false;  // cls batches fixed-size inputs; only rec is under test
+  p.use_angle_cls = false;  // cls inputs have a fixed size; only rec is under test
   OcrPipeline one(p);
-  p.rec = rec_params(0);
-  OcrPipeline dflt(p);
+  std::vector<std::unique_ptr<OcrPipeline>> others;
+  for (int batch : {RecParams{}.batch_num, 6}) {
+    if (batch == 1) continue;
+    p.rec = rec_params(batch);
+    others.push_back(std::make_unique<OcrPipeline>(p));
+  }
+  ASSERT_FALSE(others.empty());
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(test::data_dir() + "/samples"))
     if (e.path().extension() == ".jpg") files.push_back(e.path().string());
@@ -135,16 +150,17 @@ TEST(RecBatching, WholePipelineOnTheSamplesEqualsBatchOne) {
   for (const auto& f : files) {
     const cv::Mat img = cv::imread(f);
     ASSERT_FALSE(img.empty()) << f;
-    const OcrResult ra = one.run(img), rb = dflt.run(img);
-    ASSERT_EQ(ra.detected.size(), rb.detected.size()) << f;
-    for (size_t i = 0; i < ra.detected.size(); ++i) {
-      EXPECT_EQ(ra.detected[i].text, rb.detected[i].text) << f << " line " << i;
-      EXPECT_NEAR(ra.detected[i].score, rb.detected[i].score, 1e-4) << f << " line " << i;
-    }
+    const OcrResult ra = one.run(img);
     lines += ra.detected.size();
+    for (auto& other : others) {
+      const OcrResult rb = other->run(img);
+      ASSERT_EQ(ra.detected.size(), rb.detected.size()) << f;
+      for (size_t i = 0; i < ra.detected.size(); ++i) {
+        EXPECT_EQ(ra.detected[i].text, rb.detected[i].text) << f << " line " << i;
+        EXPECT_NEAR(ra.detected[i].score, rb.detected[i].score, 1e-4) << f << " line " << i;
+      }
+    }
   }
   EXPECT_GE(lines, 150u);  // ~170 boxes on the 15 samples: the check covers real text
-  if (RecParams{}.batch_num > 1) {
-    EXPECT_LT(dflt.recognizer().stats().calls, one.recognizer().stats().calls);
-  }
+  for (auto& other : others) EXPECT_LT(other->recognizer().stats().calls, one.recognizer().stats().calls);
 }

@@ -22,16 +22,20 @@ struct RuntimeParams {
   // (ORT_PARALLEL), which the PP-OCR models gain nothing from: kept at 1.
   int inter_op_threads = 1;
   std::string precision = "fp32";  // only fp32 runs on the CPU provider
-  // ORT's CPU arena keeps the largest buffers it has seen (det inputs vary
-  // with image size) and never returns them: off by default, see docs/benchmarks.md.
-  bool memory_arena = false;
+  // ORT's CPU arena: on, because without it every large activation buffer is
+  // a fresh mmap from glibc, page-faulted again at every run (1.5-2x slower
+  // in docs/benchmarks.md). It keeps the largest blocks it has seen; for a
+  // lower RSS turn it off (and see docs/benchmarks.md on allocators).
+  bool memory_arena = true;
   // ORT graph optimisation: "disable", "basic", "extended" or "all".
   std::string graph_optimization = "all";
-  // ORT memory pattern (plans buffers from the first run of each input
-  // shape); "session.intra_op.allow_spinning" (idle workers spin instead of
-  // sleeping). Defaults chosen by the measurements in docs/benchmarks.md.
-  bool memory_pattern = true;
-  bool allow_spinning = true;
+  // ORT memory pattern (plans one block per input shape from the first run):
+  // off, because with the arena on it was as fast and kept 75 MiB less
+  // (docs/benchmarks.md); the arena already reuses the blocks.
+  bool memory_pattern = false;
+  // "session.intra_op.allow_spinning": off, because idle workers spinning
+  // on cores other processes need was slower in every measured round.
+  bool allow_spinning = false;
 };
 
 struct DetParams {
@@ -52,8 +56,9 @@ struct RecParams {
   std::string model_dir;
   int image_h = 48, image_w = 320;  // --rec_image_shape "3, 48, 320"
   // Crops per ORT call. Only crops of the same input width share a batch
-  // (see rec_batching.h), so the batch size never changes a result.
-  int batch_num = 6;
+  // (see rec_batching.h), so the batch size never changes a result. 1, not
+  // PaddleOCR's 6: batching never paid on 2 cores (docs/benchmarks.md).
+  int batch_num = 1;
   // Input widths above image_w are rounded up to a multiple of this, so that
   // long lines of similar length can share a batch (1: PaddleOCR's exact
   // width). Part of each crop's input, hence of its result, at any batch size.
