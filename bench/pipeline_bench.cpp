@@ -18,6 +18,8 @@
 #include <vector>
 
 #include <opencv2/core/utility.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/flags.h"
@@ -26,6 +28,7 @@
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/infer/image_reader.h"
 #include "ocrforge/infer/ocr_pipeline.h"
+#include "ocrforge/infer/ocr_stream.h"
 #include "ocrforge/infer/ort_model.h"
 
 namespace {
@@ -58,14 +61,47 @@ void print_stage(const char* name, const StageStats& s, double stage_wall_ms, lo
               s.inference_ms / n, s.postprocess_ms / n, gap / n, stage_wall_ms / n);
 }
 
+// The pipelined runner over the same images: total wall time only (the stages
+// overlap, so per-stage times and the share outside ORT do not add up).
+int run_stream(const OcrParams& params, const std::vector<std::string>& images, long iterations,
+               const std::vector<int>& threads) {
+  if (threads.size() != 2) throw UsageError("--stream takes DET,REC thread counts, e.g. --stream 1,1");
+  StreamOptions opt;
+  opt.det_threads = threads[0];
+  opt.rec_threads = threads[1];
+  OcrStream stream(params, opt);
+  stream.run({images.front()}, [](StreamResult&&) {});  // warm-up
+  std::vector<std::string> paths;
+  for (long i = 0; i < iterations; ++i) paths.push_back(images[static_cast<size_t>(i) % images.size()]);
+  long failed = 0;
+  Stopwatch sw;
+  stream.run(paths, [&](StreamResult&& r) { failed += !r.ok; });
+  const double wall = sw.elapsed_ms();
+  std::printf("OcrStream det_threads=%d rec_threads=%d: %ld images, %ld failed, %.1f ms\n", opt.det_threads,
+              opt.rec_threads, iterations, failed, wall);
+  std::printf("SUMMARY mean_ms=%.1f median_ms=%.1f outside_ort=-1 rss10=0 rss_end=%.1f peak=%.1f\n",
+              wall / static_cast<double>(iterations), wall / static_cast<double>(iterations), current_rss_mb(),
+              peak_rss_mb());
+  return failed == 0 ? 0 : 1;
+}
+
 int run(int argc, char** argv) {
   FlagSet flags("pipeline_bench");
   flags.add("image_dir", "tests/data/samples", "folder (or one image) to cycle through");
   flags.add("iterations", "1000", "images to process in the measured loop (cycling through the folder)");
-  flags.add("cpu_threads", "2", "ONNX Runtime intra-op threads");
+  const OcrParams defaults;
+  flags.add("cpu_threads", std::to_string(defaults.runtime.cpu_threads), "ONNX Runtime intra-op threads");
+  flags.add("rec_batch_num", std::to_string(defaults.rec.batch_num), "crops per recognition call");
+  flags.add("rec_width_step", std::to_string(defaults.rec.width_step), "RecParams::width_step");
+  flags.add("graph_optimization", defaults.runtime.graph_optimization, "disable, basic, extended or all");
+  flags.add_bool("memory_pattern", defaults.runtime.memory_pattern, "ORT memory pattern");
+  flags.add_bool("allow_spinning", defaults.runtime.allow_spinning, "session.intra_op.allow_spinning");
   flags.add("warmup_runs", "2", "runs on the first image before measuring (not counted)");
   flags.add_bool("use_angle_cls", true, "run the direction classifier");
-  flags.add_bool("memory_arena", false, "ONNX Runtime CPU memory arena (RuntimeParams::memory_arena)");
+  flags.add_bool("memory_arena", defaults.runtime.memory_arena, "ONNX Runtime CPU memory arena (RuntimeParams::memory_arena)");
+  flags.add("save_results", "", "write the first pass's lines here, as PaddleOCR's system_results.txt");
+  flags.add("stream", "", "DET,REC: run OcrStream with these ORT threads per stage instead of the sequential loop "
+            "(reports only the SUMMARY line)");
   flags.add("rss_every", "0", "also record RSS every N images (0: only the fixed checkpoints)");
   flags.parse(std::vector<std::string>(argv + 1, argv + argc));
   if (flags.help_requested()) {
@@ -80,8 +116,15 @@ int run(int argc, char** argv) {
   params.runtime.cpu_threads = flags.get_int("cpu_threads");
   params.use_angle_cls = flags.get_bool("use_angle_cls");
   params.runtime.memory_arena = flags.get_bool("memory_arena");
+  params.runtime.graph_optimization = flags.get("graph_optimization");
+  params.runtime.memory_pattern = flags.get_bool("memory_pattern");
+  params.runtime.allow_spinning = flags.get_bool("allow_spinning");
+  params.rec.batch_num = flags.get_int("rec_batch_num");
+  params.rec.width_step = flags.get_int("rec_width_step");
   const int max_side = params.det.resize.max_side_limit;
   const std::vector<std::string> images = list_images(flags.get("image_dir"));
+
+  if (!flags.get("stream").empty()) return run_stream(params, images, iterations, flags.get_int_list("stream"));
 
   const double rss_start = current_rss_mb();
   OcrPipeline ocr(params);
@@ -94,9 +137,12 @@ int run(int argc, char** argv) {
   const double rss_loaded = current_rss_mb();
 
   std::printf("ocrforge_pipeline_bench: %zu images in %s, %ld iterations, cpu_threads=%d (effective %d), "
-              "use_angle_cls=%s\n", images.size(), flags.get("image_dir").c_str(), iterations,
+              "use_angle_cls=%s, rec_batch_num=%d, rec_width_step=%d, graph_optimization=%s, memory_pattern=%d, "
+              "memory_arena=%d, allow_spinning=%d\n", images.size(), flags.get("image_dir").c_str(), iterations,
               params.runtime.cpu_threads, effective_threads(params.runtime.cpu_threads),
-              params.use_angle_cls ? "true" : "false");
+              params.use_angle_cls ? "true" : "false", params.rec.batch_num, params.rec.width_step,
+              params.runtime.graph_optimization.c_str(), params.runtime.memory_pattern, params.runtime.memory_arena,
+              params.runtime.allow_spinning);
   std::printf("CPU: %s, %u hardware threads; %s; ONNX Runtime %s\n\n", cpu_model().c_str(),
               cv::getNumberOfCPUs(), os_version().c_str(), onnxruntime_version().c_str());
 
@@ -109,6 +155,11 @@ int run(int argc, char** argv) {
   checkpoints.push_back(iterations);
   std::map<long, double> rss;
 
+  std::ofstream results_file;
+  if (!flags.get("save_results").empty()) {
+    results_file.open(flags.get("save_results"));
+    if (!results_file) throw Error("cannot write '" + flags.get("save_results") + "' (--save_results)");
+  }
   std::vector<std::vector<Sample>> per_image(images.size());
   std::vector<size_t> lines(images.size(), 0);
   std::vector<cv::Size> sizes(images.size());
@@ -125,6 +176,15 @@ int run(int argc, char** argv) {
     s.det = r.det_ms, s.cls = r.cls_ms, s.rec = r.rec_ms;
     s.other = r.total_ms - r.det_ms - r.cls_ms - r.rec_ms;  // cropping, result assembly
     per_image[k].push_back(s);
+    if (results_file && static_cast<size_t>(it) < images.size()) {
+      nlohmann::json lines_json = nlohmann::json::array();
+      for (const auto& line : r.lines) {
+        nlohmann::json pts = nlohmann::json::array();
+        for (const auto& p : line.box) pts.push_back({static_cast<int>(p.x), static_cast<int>(p.y)});
+        lines_json.push_back({{"transcription", line.text}, {"points", pts}});
+      }
+      results_file << images[k] << "\t" << lines_json.dump() << "\n";
+    }
     lines[k] = r.lines.size();
     sizes[k] = img.original;
     decode_ms += s.decode, det_ms += s.det, cls_ms += s.cls, rec_ms += s.rec, other_ms += s.other;
@@ -179,6 +239,19 @@ int run(int argc, char** argv) {
     std::printf("RSS growth 10 -> %ld images: %+.1f%% (goal < 5%%: %s)\n", iterations, 100 * growth,
                 growth < 0.05 ? "met" : "MISSED");
   }
+  // One line for scripts: ms per image (mean, and sum of per-image medians / images), share outside ORT, RSS.
+  double med_sum = 0;
+  size_t med_n = 0;
+  for (const auto& v : per_image) {
+    if (v.empty()) continue;
+    std::vector<double> w;
+    for (const auto& s : v) w.push_back(s.wall);
+    med_sum += median(w);
+    ++med_n;
+  }
+  std::printf("SUMMARY mean_ms=%.1f median_ms=%.1f outside_ort=%.4f rss10=%.1f rss_end=%.1f peak=%.1f\n", wall_ms / n,
+              med_n ? med_sum / static_cast<double>(med_n) : 0.0, outside, rss.count(10) ? rss.at(10) : 0.0,
+              rss.at(iterations), peak_rss_mb());
   return 0;
 }
 

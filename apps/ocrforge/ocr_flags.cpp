@@ -16,7 +16,11 @@ void declare_ocr_flags(FlagSet& f) {
   f.add("rec_char_dict_path", d.rec.char_dict_path, "recognition dictionary, one character per line");
   f.add_bool("use_gpu", false, "run on CUDA (needs an ONNX Runtime built with the CUDA provider)");
   f.add("gpu_id", "0", "CUDA device index");
-  f.add("cpu_threads", "10", "ONNX Runtime intra-op threads");
+  // Defaults from the params structs (one place): the physical cores, not
+  // PaddleOCR's 10 spinning threads; rec batch from measurements (docs/benchmarks.md).
+  f.add("cpu_threads", std::to_string(RuntimeParams{}.cpu_threads),
+        "ONNX Runtime intra-op threads (default: this machine's physical cores)");
+  f.add("inter_op_threads", std::to_string(RuntimeParams{}.inter_op_threads), "ONNX Runtime inter-op threads");
   f.add("precision", "fp32", "fp32 (fp16/int8 are not supported yet)");
   f.add_bool("benchmark", false, "print PaddleOCR's benchmark report per model after warm-up");
   f.add("det_algorithm", "DB", "detection algorithm (DB)");
@@ -32,7 +36,8 @@ void declare_ocr_flags(FlagSet& f) {
   f.add("det_box_type", "quad", "quad or poly");
   f.add("rec_algorithm", "SVTR_LCNet", "recognition algorithm (CTC models: SVTR_LCNet, CRNN)");
   f.add("rec_image_shape", "3, 48, 320", "recognition input C, H, W");
-  f.add("rec_batch_num", "6", "crops per recognition batch");
+  f.add("rec_batch_num", std::to_string(RecParams{}.batch_num),
+        "crops per recognition model call (only crops of equal input width share one, so results never depend on it)");
   f.add("max_text_length", "25", "accepted for compatibility");
   f.add_bool("use_space_char", true, "the dictionary is followed by a space class");
   f.add("drop_score", "0.5", "lines with a lower recognition score are dropped");
@@ -85,6 +90,7 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   rt.use_gpu = f.get_bool("use_gpu");
   rt.gpu_id = f.get_int_at_least("gpu_id", 0);
   rt.cpu_threads = f.get_int_at_least("cpu_threads", 1);
+  rt.inter_op_threads = f.get_int_at_least("inter_op_threads", 1);
   rt.precision = f.get("precision");
   if (rt.precision != "fp32")
     throw UsageError("--precision=" + rt.precision + " is not supported yet; use fp32");

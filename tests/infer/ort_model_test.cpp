@@ -54,8 +54,28 @@ TEST(OrtModel, GpuWithoutCudaProviderIsRefused) {
   }
 }
 
-TEST(OrtModel, ThreadsAreCappedAtCores) {
-  EXPECT_GE(effective_threads(1000), 1);
-  EXPECT_LE(effective_threads(1000), 1000);
+TEST(OrtModel, ExplicitThreadCountsAreHonoured) {
+  EXPECT_EQ(effective_threads(7), 7);
   EXPECT_EQ(effective_threads(1), 1);
+  EXPECT_EQ(effective_threads(0), 1);
+}
+
+TEST(OrtModel, SessionOptionsAreAppliedAndCheckedByName) {
+  RuntimeParams rt;
+  rt.cpu_threads = 1;
+  rt.graph_optimization = "basic";
+  rt.memory_pattern = false;
+  rt.allow_spinning = false;
+  OrtModel m(test::model_root() + "/cls", rt, "cls", "--cls_model_dir");
+  std::vector<float> x(3 * 48 * 192, 0.f);
+  TensorView out = m.run(x.data(), {1, 3, 48, 192});
+  ASSERT_EQ(out.shape.size(), 2u);
+  EXPECT_EQ(out.shape[1], 2);
+  rt.graph_optimization = "fastest";
+  try {
+    OrtModel bad(test::model_root() + "/cls", rt, "cls", "--cls_model_dir");
+    FAIL() << "expected an error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'fastest'"), std::string::npos) << e.what();
+  }
 }

@@ -64,9 +64,10 @@ TEST(TextRecognizer, ReadsAChineseLineAndKeepsInputOrder) {
 }
 
 TEST(TextRecognizer, BatchSizeDoesNotChangeResults) {
-  RecParams one = rec_params();
+  RecParams one = rec_params(), six = rec_params();
   one.batch_num = 1;
-  TextRecognizer a(one, RuntimeParams{}), b(rec_params(), RuntimeParams{});
+  six.batch_num = 6;  // the default is 1 now; 6 puts the three 320-wide crops in one call
+  TextRecognizer a(one, RuntimeParams{}), b(six, RuntimeParams{});
   std::vector<cv::Mat> crops;
   for (const char* f : {"1036169.jpg", "1223731.jpg", "1240078.jpg"})
     crops.push_back(cv::imread(test::data_dir() + "/rec_toy/imgs/" + f));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ocrforge/infer/cpu_topology.h"
 #include "ocrforge/vision/db_postprocess.h"
 #include "ocrforge/vision/det_resize.h"
 
@@ -13,11 +14,28 @@ namespace ocrforge {
 struct RuntimeParams {
   bool use_gpu = false;  // CUDA execution provider; an error when ORT has none
   int gpu_id = 0;
-  int cpu_threads = 10;  // ORT intra-op threads (PaddleOCR's --cpu_threads)
+  // ORT intra-op threads (PaddleOCR's --cpu_threads, whose default 10 spins
+  // ten workers on small machines). Default: the physical cores this process
+  // may use; an explicit value is used as given.
+  int cpu_threads = physical_core_count();
+  // ORT inter-op threads; only used when a model runs branches in parallel
+  // (ORT_PARALLEL), which the PP-OCR models gain nothing from: kept at 1.
+  int inter_op_threads = 1;
   std::string precision = "fp32";  // only fp32 runs on the CPU provider
-  // ORT's CPU arena keeps the largest buffers it has seen (det inputs vary
-  // with image size) and never returns them: off by default, see docs/benchmarks.md.
-  bool memory_arena = false;
+  // ORT's CPU arena: on, because without it every large activation buffer is
+  // a fresh mmap from glibc, page-faulted again at every run (1.5-2x slower
+  // in docs/benchmarks.md). It keeps the largest blocks it has seen; for a
+  // lower RSS turn it off (and see docs/benchmarks.md on allocators).
+  bool memory_arena = true;
+  // ORT graph optimisation: "disable", "basic", "extended" or "all".
+  std::string graph_optimization = "all";
+  // ORT memory pattern (plans one block per input shape from the first run):
+  // off, because with the arena on it was as fast and kept 75 MiB less
+  // (docs/benchmarks.md); the arena already reuses the blocks.
+  bool memory_pattern = false;
+  // "session.intra_op.allow_spinning": off, because idle workers spinning
+  // on cores other processes need was slower in every measured round.
+  bool allow_spinning = false;
 };
 
 struct DetParams {
@@ -37,7 +55,14 @@ struct ClsParams {
 struct RecParams {
   std::string model_dir;
   int image_h = 48, image_w = 320;  // --rec_image_shape "3, 48, 320"
-  int batch_num = 6;
+  // Crops per ORT call. Only crops of the same input width share a batch
+  // (see rec_batching.h), so the batch size never changes a result. 1, not
+  // PaddleOCR's 6: batching never paid on 2 cores (docs/benchmarks.md).
+  int batch_num = 1;
+  // Input widths above image_w are rounded up to a multiple of this, so that
+  // long lines of similar length can share a batch (1: PaddleOCR's exact
+  // width). Part of each crop's input, hence of its result, at any batch size.
+  int width_step = 1;
   std::string char_dict_path;
   bool use_space_char = true;
 };

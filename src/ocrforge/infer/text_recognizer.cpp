@@ -5,6 +5,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
+#include "ocrforge/infer/rec_batching.h"
 #include "ocrforge/vision/aspect_order.h"
 #include "ocrforge/vision/rec_resize.h"
 
@@ -41,38 +42,40 @@ TextRecognizer::TextRecognizer(const RecParams& params, const RuntimeParams& run
 
 std::vector<RecText> TextRecognizer::recognize(const std::vector<cv::Mat>& crops) {
   std::vector<RecText> results(crops.size());
-  const std::vector<size_t> order = order_by_aspect_ratio(crops);
   const int h = params_.image_h;
-  const int batch_num = std::max(1, params_.batch_num);
+  std::vector<int> widths(crops.size());
+  std::vector<float> ratios(crops.size());
+  for (size_t i = 0; i < crops.size(); ++i) {
+    widths[i] = rec_input_width(crops[i], h, params_.image_w, params_.width_step);
+    ratios[i] = aspect_ratio(crops[i]);
+  }
   std::vector<float> buffer;
-  for (size_t begin = 0; begin < order.size(); begin += static_cast<size_t>(batch_num)) {
-    const size_t end = std::min(order.size(), begin + static_cast<size_t>(batch_num));
+  for (const RecBatch& batch : plan_rec_batches(widths, ratios, params_.batch_num)) {
+    const size_t n = batch.items.size();
+    const int w = batch.width;
     Stopwatch sw;
-    float max_ratio = static_cast<float>(params_.image_w) / static_cast<float>(h);
-    for (size_t i = begin; i < end; ++i) max_ratio = std::max(max_ratio, aspect_ratio(crops[order[i]]));
-    const int w = static_cast<int>(static_cast<float>(h) * max_ratio);
     const size_t per = static_cast<size_t>(3) * h * w;
-    buffer.assign(per * (end - begin), 0.f);
-    for (size_t i = begin; i < end; ++i) rec_resize_normalize(crops[order[i]], h, w, buffer.data() + per * (i - begin));
+    buffer.resize(per * n);  // rec_resize_normalize writes (and zero-pads) every element
+    for (size_t i = 0; i < n; ++i) rec_resize_normalize(crops[batch.items[i]], h, w, buffer.data() + per * i);
     stats_.preprocess_ms += sw.elapsed_ms();
 
     const double before = model_->run_ms();
-    TensorView out = model_->run(buffer.data(), {static_cast<int64_t>(end - begin), 3, h, w});
+    TensorView out = model_->run(buffer.data(), {static_cast<int64_t>(n), 3, h, w});
     stats_.inference_ms += model_->run_ms() - before;
 
     sw.reset();
-    if (out.shape.size() != 3 || out.shape[0] != static_cast<int64_t>(end - begin))
+    if (out.shape.size() != 3 || out.shape[0] != static_cast<int64_t>(n))
       throw Error("rec model '" + model_->path() + "' returned " + shape_to_string(out.shape) +
                   "; expected N x T x classes");
     const int steps = static_cast<int>(out.shape[1]);
     const int classes = static_cast<int>(out.shape[2]);
-    for (size_t i = begin; i < end; ++i) {
-      const float* probs = out.data + static_cast<size_t>(i - begin) * steps * classes;
-      results[order[i]] = ctc_greedy_decode(probs, steps, classes, charset_);
+    for (size_t i = 0; i < n; ++i) {
+      const float* probs = out.data + i * static_cast<size_t>(steps) * classes;
+      results[batch.items[i]] = ctc_greedy_decode(probs, steps, classes, charset_);
     }
     stats_.postprocess_ms += sw.elapsed_ms();
     stats_.calls += 1;
-    stats_.images += static_cast<long>(end - begin);
+    stats_.images += static_cast<long>(n);
   }
   return results;
 }

@@ -20,9 +20,9 @@ class TextRecognizer {
   // does not fit the model's class count.
   TextRecognizer(const RecParams& params, const RuntimeParams& runtime);
 
-  // Crops (8-bit BGR) -> text and confidence, in the order given. Batches of
-  // rec_batch_num in aspect-ratio order; batch width =
-  // image_h * max(image_w / image_h, widest w/h in the batch).
+  // Crops (8-bit BGR) -> text and confidence, in the order given. Each crop
+  // gets its own input width (rec_input_width); up to batch_num crops of equal
+  // width share an ORT call, so results do not depend on batch_num.
   std::vector<RecText> recognize(const std::vector<cv::Mat>& crops);
 
   const StageStats& stats() const { return stats_; }

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Whole-run wall time and bag-of-words accuracy of ocrforge (this build),
+# the previous release's pipeline and Tesseract 5 on the same images,
+# alternating the engines every round (the order rotates).
+#
+#   bash bench/compare_engines.sh BUILD PREV_BUILD IMAGE_DIR GT_DET_LABELS ROUNDS [LIMIT]
+#
+# BUILD / PREV_BUILD hold ocrforge_pipeline_bench (PREV_BUILD: "" to skip);
+# both runs are whole processes: model loading + decoding + OCR of every
+# image once (--warmup_runs 0), no output files except the results for the
+# accuracy check. Tesseract: `tesseract LIST OUT --psm 3`, OMP_THREAD_LIMIT =
+# the cores. LIMIT: only the first LIMIT images (sorted by name).
+# Accuracy: bench/bow_f1.py against the transcriptions in GT_DET_LABELS.
+# OCRFORGE_FLAGS: extra ocrforge_pipeline_bench flags for this build's runs.
+set -euo pipefail
+BUILD="$1" PREV="$2" DIR="$3" GT="$4" ROUNDS="$5" LIMIT="${6:-0}"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/imgs"
+find "$DIR" -maxdepth 1 -type f \( -iname '*.jpg' -o -iname '*.png' \) | LC_ALL=C sort >"$TMP/all.list"
+if [[ "$LIMIT" -gt 0 ]]; then head -n "$LIMIT" "$TMP/all.list" >"$TMP/list"; else cp "$TMP/all.list" "$TMP/list"; fi
+while read -r f; do ln -s "$(realpath "$f")" "$TMP/imgs/$(basename "$f")"; done <"$TMP/list"
+N=$(wc -l <"$TMP/list")
+CORES=$(nproc)
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+
+engines=(ocrforge tesseract)
+[[ -n "$PREV" ]] && engines=(ocrforge previous tesseract)
+declare -A walls
+run_engine() {
+  local e="$1" out="$TMP/$1"
+  case "$e" in
+    ocrforge) /usr/bin/time -f '%e %M' -o "$out.time" "$BUILD/ocrforge_pipeline_bench" --image_dir "$TMP/imgs" \
+                --iterations "$N" --warmup_runs 0 --save_results "$out.res" ${OCRFORGE_FLAGS:-} >"$out.log" 2>&1 ;;
+    previous) /usr/bin/time -f '%e %M' -o "$out.time" "$PREV/ocrforge_pipeline_bench" --image_dir "$TMP/imgs" \
+                --iterations "$N" --warmup_runs 0 --save_results "$out.res" >"$out.log" 2>&1 ;;
+    tesseract) OMP_THREAD_LIMIT="$CORES" /usr/bin/time -f '%e %M' -o "$out.time" tesseract "$TMP/list" "$out" \
+                --psm 3 >"$out.log" 2>&1 ;;
+  esac
+}
+echo "== $N images of $DIR, $ROUNDS rounds; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+for ((r = 0; r < ROUNDS; r++)); do
+  for ((k = 0; k < ${#engines[@]}; k++)); do
+    e=${engines[$(((k + r) % ${#engines[@]}))]}
+    run_engine "$e" || { echo "$e failed:" >&2; cat "$TMP/$e.log" >&2; exit 1; }
+    read -r w m <"$TMP/$e.time"
+    walls[$e]="${walls[$e]:-} $w"
+    echo "round $((r + 1)) $e: wall ${w} s, peak RSS $((m / 1024)) MiB"
+  done
+done
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-10s %12s %14s  %s\n' engine median_wall_s ms_per_image accuracy
+for e in "${engines[@]}"; do
+  # shellcheck disable=SC2086
+  m=$(median ${walls[$e]})
+  if [[ "$e" == tesseract ]]; then acc=$(python3 "$HERE/bow_f1.py" "$GT" tesseract "$TMP/$e.txt" "$TMP/list")
+  else acc=$(python3 "$HERE/bow_f1.py" "$GT" ocrforge "$TMP/$e.res"); fi
+  printf '%-10s %12s %14s  %s\n' "$e" "$m" "$(awk -v m="$m" -v n="$N" 'BEGIN{printf "%.0f", 1000*m/n}')" "$acc"
+done

@@ -1,0 +1,69 @@
+// OCR over many image files with the stages of different images overlapping:
+// one thread decodes, one detects (+ direction classifier), one recognises,
+// joined by bounded queues, so image k+1 is decoded and detected while image
+// k is recognised. Results reach the caller in input order, and an image that
+// cannot be read or processed fails alone.
+//
+//   ocrforge::OcrStream stream(ocrforge::default_ocr_params());
+//   stream.run(paths, [](ocrforge::StreamResult&& r) {
+//     if (!r.ok) std::cerr << r.error << "\n";
+//     else for (const auto& line : r.result.lines) std::cout << line.text << "\n";
+//   });
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ocrforge/infer/image_reader.h"
+#include "ocrforge/infer/ocr_pipeline.h"
+#include "ocrforge/infer/params.h"
+
+namespace ocrforge {
+
+struct StreamOptions {
+  size_t queue_depth = 2;  // images waiting between two stages (bounds memory)
+  // ORT intra-op threads of the detector (+ classifier) and of the recogniser;
+  // 0: params.runtime.cpu_threads. The two stages run at the same time, so on
+  // a small machine their sum should not exceed the cores.
+  int det_threads = 0;
+  int rec_threads = 0;
+  bool keep_crops = false;  // fill OcrLine::crop
+};
+
+struct StreamResult {
+  size_t index = 0;   // position in the input list
+  std::string path;
+  bool ok = false;
+  std::string error;  // when !ok: what failed, naming the file
+  LoadedImage image;  // the decoded image (empty when decoding failed)
+  OcrResult result;   // coordinates in file pixels (image.scale applied)
+};
+
+class OcrStream {
+ public:
+  // Loads the models (as OcrPipeline); throws Error on a missing or unfit model.
+  explicit OcrStream(const OcrParams& params, StreamOptions options = {});
+  ~OcrStream();
+  OcrStream(const OcrStream&) = delete;
+  OcrStream& operator=(const OcrStream&) = delete;
+
+  // Processes `paths`; calls `sink` once per path, in input order, on the
+  // calling thread. An exception thrown by `sink` stops the stages and is
+  // rethrown after every thread has ended.
+  void run(const std::vector<std::string>& paths, const std::function<void(StreamResult&&)>& sink);
+
+  const OcrParams& params() const { return params_; }
+  TextDetector& detector() { return *det_; }
+  TextRecognizer& recognizer() { return *rec_; }
+  TextClassifier* classifier() { return cls_.get(); }
+
+ private:
+  OcrParams params_;
+  StreamOptions options_;
+  std::unique_ptr<TextDetector> det_;
+  std::unique_ptr<TextClassifier> cls_;
+  std::unique_ptr<TextRecognizer> rec_;
+};
+
+}  // namespace ocrforge

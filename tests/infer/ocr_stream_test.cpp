@@ -1,0 +1,75 @@
+#include "ocrforge/infer/ocr_stream.h"
+
+#include <gtest/gtest.h>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "ocrforge/core/error.h"
+#include "test_support.h"
+
+using namespace ocrforge;
+
+static OcrParams params() {
+  OcrParams p;
+  p.det.model_dir = test::model_root() + "/det";
+  p.rec.model_dir = test::model_root() + "/rec";
+  p.cls.model_dir = test::model_root() + "/cls";
+  p.rec.char_dict_path = test::model_root() + "/ppocr_keys_v1.txt";
+  p.runtime.cpu_threads = 1;
+  p.use_angle_cls = true;
+  return p;
+}
+
+TEST(OcrStream, ResultsComeInInputOrderAndABadImageFailsAlone) {
+  const std::string dir = test::fresh_dir("ocr_stream");
+  const std::string broken = dir + "/broken.jpg";
+  test::write_text(broken, "not a jpeg at all");
+  const std::string ger = test::data_dir() + "/samples/imgs_ger_1.jpg";
+  const std::string en = test::data_dir() + "/samples/imgs_en_img623.jpg";
+  const std::vector<std::string> paths = {ger, dir + "/missing.jpg", en, broken, ger};
+
+  OcrStream stream(params(), StreamOptions{});
+  std::vector<StreamResult> got;
+  stream.run(paths, [&](StreamResult&& r) { got.push_back(std::move(r)); });
+
+  ASSERT_EQ(got.size(), paths.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].index, i);
+    EXPECT_EQ(got[i].path, paths[i]);
+  }
+  EXPECT_FALSE(got[1].ok);
+  EXPECT_NE(got[1].error.find("missing.jpg"), std::string::npos) << got[1].error;
+  EXPECT_FALSE(got[3].ok);
+  EXPECT_NE(got[3].error.find("broken.jpg"), std::string::npos) << got[3].error;
+
+  // The good images read exactly what the sequential pipeline reads.
+  OcrPipeline sequential(params());
+  for (size_t i : {0u, 2u, 4u}) {
+    ASSERT_TRUE(got[i].ok) << got[i].error;
+    const OcrResult want = sequential.run(cv::imread(paths[i]));
+    ASSERT_GT(want.lines.size(), 0u) << paths[i];
+    ASSERT_EQ(got[i].result.lines.size(), want.lines.size()) << paths[i];
+    for (size_t k = 0; k < want.lines.size(); ++k) {
+      EXPECT_EQ(got[i].result.lines[k].text, want.lines[k].text);
+      EXPECT_EQ(got[i].result.lines[k].box[0], want.lines[k].box[0]);
+    }
+    EXPECT_EQ(got[i].result.image_size, want.image_size);
+  }
+}
+
+TEST(OcrStream, AnExceptionInTheSinkStopsTheStagesAndIsRethrown) {
+  OcrStream stream(params(), StreamOptions{1, 1, 1, false});
+  const std::string img = test::data_dir() + "/samples/ch_word_3.jpg";
+  const std::vector<std::string> paths(8, img);
+  size_t calls = 0;
+  EXPECT_THROW(stream.run(paths,
+                          [&](StreamResult&&) {
+                            if (++calls == 2) throw Error("sink full");
+                          }),
+               Error);
+  EXPECT_EQ(calls, 2u);
+  // The stream is reusable afterwards.
+  size_t again = 0;
+  stream.run({img}, [&](StreamResult&& r) { again += r.ok; });
+  EXPECT_EQ(again, 1u);
+}
