@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <fstream>
 #include <set>
 #include <string>
@@ -222,4 +224,21 @@ TEST(ConfigSchema, ExtendsByAddingRows) {
   const auto problems = schema::check_config(YAML::Load("Loss: {name: CTCLoss, alpha: 5}"), s);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0], "unknown config key 'Loss.alpha' (known: name)");
+}
+
+// Layers above core add their rows; a name that exists gains the keys it lacks.
+TEST(ConfigSchema, AddedVariantsMergeIntoTheTables) {
+  schema::add_schema_variants("Architecture.Neck", {{"TestOnlyNeck", {{"width", schema::Kind::Int}}}});
+  schema::add_schema_variants("Architecture.Backbone", {{"MobileNetV3", {{"test_only_key", schema::Kind::Bool}}}});
+  EXPECT_EQ(problems_of("Architecture: {Neck: {name: TestOnlyNeck, width: 3}}"), "");
+  EXPECT_NE(problems_of("Architecture: {Neck: {name: TestOnlyNeck, width: x}}"), "");
+  EXPECT_EQ(problems_of("Architecture: {Backbone: {name: MobileNetV3, test_only_key: true, scale: 0.5}}"), "");
+  EXPECT_THROW(schema::add_schema_variants("Architecture.NoSuchPart", {}), std::logic_error);
+}
+
+// PaddleOCR's det_mv3_db.yml gives `lr: {learning_rate: 0.001}` without a name
+// (PaddleOCR's scheduler defaults to Const).
+TEST(ConfigSchema, LrWithoutNameIsConst) {
+  EXPECT_EQ(problems_of("Optimizer: {name: Adam, lr: {learning_rate: 0.001}}"), "");
+  EXPECT_NE(problems_of("Optimizer: {name: Adam, lr: {learning_rate: 0.001, decay_epochs: [1]}}"), "");
 }

@@ -83,8 +83,10 @@ Field optimizer_section() {
       {"Piecewise", {{"decay_epochs", IL}, {"values", NL}, {"warmup_epoch", N}}},
   };
   std::vector<Variant> regularizers = {{"L1", {{"factor", N}}}, {"L2", {{"factor", N}}}};
+  Field lr = component("lr", "learning-rate schedule", std::move(schedules));
+  lr.default_variant = "Const";  // PaddleOCR's build_lr_scheduler: name defaults to Const
   return component("Optimizer", "optimizer", std::move(optimizers),
-                   {component("lr", "learning-rate schedule", std::move(schedules)),
+                   {std::move(lr),
                     component("regularizer", "regularizer", std::move(regularizers)),
                     {"clip_norm", N}, {"clip_norm_global", N}});
 }
@@ -360,7 +362,8 @@ class Checker {
     if (!n.IsMap()) return mismatch(n, f, path);
     const YAML::Node name = n["name"];
     const bool named = name.IsDefined() && name.IsScalar();
-    const Variant* v = variant(f, named ? name.Scalar() : "", child_path(path, "name"));
+    const std::string chosen = named ? name.Scalar() : f.default_variant;
+    const Variant* v = variant(f, chosen, child_path(path, "name"));
     static const std::vector<Field> name_field = {{"name", Kind::String}};
     if (v) keys(n, {&name_field, &f.fields, &v->fields}, path);
   }

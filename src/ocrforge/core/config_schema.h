@@ -59,6 +59,8 @@ struct Field {
   std::vector<Field> fields;         // Section: its keys; Component: keys shared by all variants
   std::string what;                  // Component / Transforms: noun for errors ("backbone")
   std::vector<Variant> variants;     // Component / Transforms: the known names
+  std::string default_variant;       // Component: the variant a map without `name` is
+                                     // (PaddleOCR's lr defaults to Const); empty: name required
 };
 
 // Builders used by the tables (and by tests that need a small schema).
