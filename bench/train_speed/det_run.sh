@@ -94,6 +94,12 @@ if need > len(lines):
     print(f"note: {src} has {len(lines)} images; {need} labels repeat them", file=sys.stderr)
 EOF
 
+# det_mv3_db.yml's `lr:` has PaddleOCR's learning_rate without a schedule name (Paddle: constant);
+# the binary of 2026-11-30 15:35 refuses that ("Optimizer.lr.name: missing learning-rate schedule
+# name"), so name it Const here when the config does not (the same constant lr 1e-3).
+LR_NAME=()
+grep -Eq '^[[:space:]]+name:[[:space:]]*(Const|Cosine|Linear|Piecewise)' "$CFG" || LR_NAME=(Optimizer.lr.name=Const)
+
 wait_quiet() {  # $1 = max seconds
   local waited=0 load
   load="$(cut -d' ' -f1 /proc/loadavg)"
@@ -113,7 +119,8 @@ run_cpp() {  # $1 = round; prints "samples_per_s step_s median_step_s fastest_qu
     Train.dataset.data_dir="$DATA" Train.dataset.label_file_list="[$LABELS]" \
     Eval.dataset.data_dir="$DATA" Eval.dataset.label_file_list="[$LABELS]" Eval.loader.num_workers=1 \
     Global.eval_batch_step="[0,100000]" Global.cal_metric_during_train=False \
-    Global.print_batch_step=1 Global.log_smooth_window=1 Global.save_model_dir="$save" >"$log" 2>&1 || true
+    Global.print_batch_step=1 Global.log_smooth_window=1 Global.save_model_dir="$save" \
+    "${LR_NAME[@]}" >"$log" 2>&1 || true
   $PY - "$log" "$W" "$N" "$B" <<'EOF'
 import re, sys
 log, w, n, b = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
