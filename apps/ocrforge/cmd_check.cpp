@@ -33,7 +33,7 @@ void tiny_training_step(const torch::Device& device) {
   RecArchSpec spec;
   spec.algorithm = "CRNN";
   spec.backbone.name = "MobileNetV3";
-  spec.backbone.scale = 0.35f;
+  spec.backbone.scale = 0.35;
   spec.backbone.small_stride = {1, 2, 2, 2};
   spec.neck.encoder_type = "rnn";
   spec.neck.hidden_size = 16;

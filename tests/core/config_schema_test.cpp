@@ -195,6 +195,8 @@ TEST(ConfigSchema, NullMeansNotSetAnywhere) {
   EXPECT_EQ(problems_of("Global:\n  pretrained_model:\n  eval_batch_step: ~\nArchitecture:\n"
                         "  Neck:\n  Transform:\nPostProcess:\n"),
             "");
+  // ... for known keys: a null typo is still a typo (docs/config.md).
+  EXPECT_NE(problems_of("Global:\n  pretrainde_model:\n").find("pretrained_model"), std::string::npos);
 }
 
 TEST(ConfigSchema, ReportsEveryProblemAtOnce) {

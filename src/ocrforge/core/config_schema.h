@@ -8,8 +8,9 @@
 // config_schema.cpp; nothing else needs to change.
 //
 // Validation rules (docs/config.md):
-//   - a null value (`key:` with nothing after it) is accepted everywhere and
-//     means "not set", as in PaddleOCR;
+//   - a null value (`key:` with nothing after it) is accepted for every known
+//     key, whatever its kind, and means "not set", as in PaddleOCR; an unknown
+//     key is reported even when null (a typo must not pass silently);
 //   - unknown keys are reported with their full path and the closest known
 //     sibling key;
 //   - values are checked against their Kind (a map where a number is expected,

@@ -8,7 +8,7 @@
 namespace ocrforge::test {
 
 // MobileNetV1Enhance with the PP-OCRv3 settings (stride [1,2], avg [2,2]).
-inline BackboneSpec v1_ppocrv3(float scale = 0.25f) {
+inline BackboneSpec v1_ppocrv3(double scale = 0.25) {
   BackboneSpec b;
   b.scale = scale;
   return b;

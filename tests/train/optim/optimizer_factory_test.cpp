@@ -78,7 +78,7 @@ TEST(OptimizerFactory, RecModelPinsHeadAndBatchNormDecay) {
   RecArchSpec a;
   a.algorithm = "SVTR_LCNet";
   a.backbone.name = "MobileNetV1Enhance";
-  a.backbone.scale = 0.5f;
+  a.backbone.scale = 0.5;
   a.neck.encoder_type = "reshape";
   a.head.out_channels = 11;
   a.head.fc_decay = 1e-5f;
