@@ -2,6 +2,7 @@
 // the full key path (e.g. "Train.loader.batch_size_per_card"), as the config
 // convention asks. Internal to train/data.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ inline std::vector<std::string> string_list(const YAML::Node& n, const std::stri
   return out;
 }
 
+inline std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
 // Throws UsageError for the first key of map `n` not in `known`, with the
 // closest known key as a hint.
 inline void check_keys(const YAML::Node& n, const std::string& path, const std::vector<std::string>& known) {
@@ -45,11 +52,37 @@ inline void check_keys(const YAML::Node& n, const std::string& path, const std::
     for (const auto& k : known) ok = ok || k == key;
     if (ok) continue;
     const std::string hint = closest_match(key, known);
-    std::string list;
-    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
     throw UsageError("unknown config key '" + path + "." + key + "'" +
-                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known keys: " + list);
+                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known keys: " + joined(known));
   }
+}
+
+// Entry i of a `transforms` list (`where` is its key path), which must be one
+// `{Name: {params}}` map whose Name is in `known` (else the error suggests the
+// closest) and not already in `seen` (name -> index, updated here).
+struct TransformEntry {
+  std::string name;
+  YAML::Node params;
+  std::string path;  // where + "." + name, for the parameters' errors
+};
+inline TransformEntry transform_entry(const YAML::Node& transforms, size_t i, const std::string& where,
+                                      const std::vector<std::string>& known, std::map<std::string, size_t>* seen) {
+  const YAML::Node item = transforms[i];
+  const std::string at = where + "[" + std::to_string(i) + "]";
+  if (!item.IsMap() || item.size() != 1) throw UsageError("config key '" + at + "': expected one '{Name: {params}}' map");
+  TransformEntry e;
+  e.name = item.begin()->first.as<std::string>();
+  e.params = item.begin()->second;
+  e.path = where + "." + e.name;
+  bool is_known = false;
+  for (const auto& k : known) is_known = is_known || k == e.name;
+  if (!is_known) {
+    const std::string hint = closest_match(e.name, known);
+    throw UsageError("unknown transform '" + e.name + "' at '" + at + "'" +
+                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known: " + joined(known));
+  }
+  if (!seen->emplace(e.name, i).second) throw UsageError("transform '" + e.name + "' is listed twice in '" + where + "'");
+  return e;
 }
 
 }  // namespace ocrforge::data_yaml

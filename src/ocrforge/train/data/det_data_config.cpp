@@ -3,6 +3,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/data/data_yaml.h"
+#include "ocrforge/train/data/loader_config.h"
 #include "ocrforge/train/data/det_transform_config.h"
 
 namespace ocrforge {
@@ -12,31 +13,6 @@ namespace y = data_yaml;
 namespace {
 
 bool present(const YAML::Node& n) { return n && !n.IsNull(); }
-
-LoaderSpec parse_loader(const YAML::Node& node, const std::string& path, bool training) {
-  LoaderSpec spec;
-  spec.shuffle = training;
-  spec.drop_last = training;
-  // use_shared_memory is accepted for PaddleOCR configs; threads share memory anyway.
-  y::check_keys(node, path, {"shuffle", "drop_last", "batch_size_per_card", "num_workers", "use_shared_memory"});
-  if (!present(node)) return spec;
-  if (present(node["shuffle"])) spec.shuffle = y::boolean(node["shuffle"], path + ".shuffle");
-  if (present(node["drop_last"])) spec.drop_last = y::boolean(node["drop_last"], path + ".drop_last");
-  if (present(node["batch_size_per_card"]))
-    spec.batch_size = y::integer(node["batch_size_per_card"], path + ".batch_size_per_card");
-  if (present(node["num_workers"])) spec.num_workers = y::integer(node["num_workers"], path + ".num_workers");
-  if (spec.batch_size < 1) throw UsageError("config key '" + path + ".batch_size_per_card' must be at least 1");
-  if (spec.num_workers < 0) throw UsageError("config key '" + path + ".num_workers' must not be negative");
-  return spec;
-}
-
-char parse_delimiter(const YAML::Node& node, const std::string& path) {
-  if (!present(node)) return '\t';
-  const std::string d = y::string(node, path);
-  if (d == "\\t" || d == "\t") return '\t';
-  if (d.size() != 1) throw UsageError("config key '" + path + "': expected one character, got '" + d + "'");
-  return d[0];
-}
 
 }  // namespace
 
@@ -53,22 +29,12 @@ DetDataSetup det_data_from_yaml(const YAML::Node& section, const std::string& se
   if (name != "SimpleDataSet")
     throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported for detection; use SimpleDataSet");
 
-  DetLabelListSpec list;
-  list.config_key = ds_path;
-  list.seed = seed;
-  if (present(ds["data_dir"])) list.data_dir = y::string(ds["data_dir"], ds_path + ".data_dir");
-  if (!present(ds["label_file_list"])) throw UsageError("config key '" + ds_path + ".label_file_list' is missing");
-  list.label_file_list = y::string_list(ds["label_file_list"], ds_path + ".label_file_list");
-  if (present(ds["ratio_list"])) {
-    const std::string rpath = ds_path + ".ratio_list";
-    for (const auto& r : y::string_list(ds["ratio_list"], rpath)) list.ratio_list.push_back(y::number(YAML::Node(r), rpath));
-  }
-  list.delimiter = parse_delimiter(ds["delimiter"], ds_path + ".delimiter");
+  const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
 
   DetTransformSpec transforms = det_transform_spec_from_yaml(ds["transforms"], ds_path + ".transforms", training);
 
   DetDataSetup setup;
-  setup.loader = parse_loader(section["loader"], section_name + ".loader", training);
+  setup.loader = loader_from_yaml(section["loader"], section_name + ".loader", training);
   setup.dataset = std::make_shared<DetDataset>(list, std::move(transforms), training);
   return setup;
 }

@@ -7,19 +7,12 @@
 #include <vector>
 
 #include "ocrforge/core/label_file.h"
+#include "ocrforge/train/data/label_list_spec.h"
 #include "ocrforge/train/data/det_data_stats.h"
 
 namespace ocrforge {
 
-struct DetLabelListSpec {
-  std::string data_dir;                      // image paths are joined to it (absolute paths kept)
-  std::vector<std::string> label_file_list;  // one or more label files
-  // Per file, the fraction of its lines kept; empty = 1.0 for all; one value = that value for all.
-  std::vector<double> ratio_list;
-  char delimiter = '\t';
-  uint64_t seed = 1024;                      // Global.seed: which lines ratio_list keeps
-  std::string config_key = "Train.dataset";  // named in error messages
-};
+using DetLabelListSpec = LabelListSpec;
 
 struct DetLabelList {
   std::vector<DetLabel> samples;  // paths joined to data_dir; regions with >= 3 points

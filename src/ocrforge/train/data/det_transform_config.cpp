@@ -17,12 +17,6 @@ namespace {
 
 bool has(const YAML::Node& p, const char* key) { return p && p.IsMap() && p[key] && !p[key].IsNull(); }
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 UsageError bad(const std::string& path, const std::string& what) {
   return UsageError("config key '" + path + "': " + what);
 }
@@ -206,7 +200,7 @@ void parse_keep_keys(const YAML::Node& p, const std::string& path, bool training
     for (const auto& a : allowed) ok = ok || a == k;
     if (!ok)
       throw bad(path + ".keep_keys", "'" + k + "' is not produced by the " + (training ? "training" : "evaluation") +
-                                         " pipeline; known: " + joined(allowed));
+                                         " pipeline; known: " + y::joined(allowed));
     keys->push_back(k);
   }
 }
@@ -233,20 +227,10 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
   std::map<std::string, size_t> position;
   const auto& known = known_det_transforms();
   for (size_t i = 0; i < transforms.size(); ++i) {
-    const YAML::Node item = transforms[i];
-    const std::string at = where + "[" + std::to_string(i) + "]";
-    if (!item.IsMap() || item.size() != 1) throw UsageError("config key '" + at + "': expected one '{Name: {params}}' map");
-    const std::string name = item.begin()->first.as<std::string>();
-    const YAML::Node params = item.begin()->second;
-    const std::string path = where + "." + name;
-    bool is_known = false;
-    for (const auto& k : known) is_known = is_known || k == name;
-    if (!is_known) {
-      const std::string hint = closest_match(name, known);
-      throw UsageError("unknown transform '" + name + "' at '" + at + "'" +
-                       (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known: " + joined(known));
-    }
-    if (!position.emplace(name, i).second) throw UsageError("transform '" + name + "' is listed twice in '" + where + "'");
+    const y::TransformEntry entry = y::transform_entry(transforms, i, where, known, &position);
+    const std::string& name = entry.name;
+    const YAML::Node& params = entry.params;
+    const std::string& path = entry.path;
     if (training && name == "DetResizeForTest")
       throw UsageError("'" + path + "' belongs to evaluation; training crops with EastRandomCropData");
     if (!training && one_of(name, {"IaaAugment", "EastRandomCropData", "MakeBorderMap", "MakeShrinkMap"}))

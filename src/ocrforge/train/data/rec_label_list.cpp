@@ -4,13 +4,10 @@
 #include "ocrforge/train/data/rec_label_list.h"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <numeric>
 
 #include "ocrforge/core/error.h"
-#include "ocrforge/train/data/data_rng.h"
 
 namespace ocrforge {
 
@@ -18,38 +15,13 @@ namespace {
 
 constexpr size_t kShownBadLines = 5;
 
-std::string join_path(const std::string& data_dir, const std::string& path) {
-  if (data_dir.empty()) return path;
-  return (std::filesystem::path(data_dir) / path).string();  // like os.path.join: absolute path wins
-}
-
-// Indices of the lines kept by ratio sampling, in file order.
-std::vector<size_t> sample_lines(size_t n, double ratio, uint64_t seed, size_t file_index) {
-  std::vector<size_t> idx(n);
-  std::iota(idx.begin(), idx.end(), 0);
-  if (ratio >= 1.0) return idx;
-  const size_t keep = std::min(n, static_cast<size_t>(std::nearbyint(static_cast<double>(n) * ratio)));
-  DataRng rng(data_seed({seed, 0x7261746fULL /* "rato" */, file_index}));
-  for (size_t i = 0; i < keep; ++i) std::swap(idx[i], idx[i + rng.index(n - i)]);  // partial Fisher-Yates
-  idx.resize(keep);
-  std::sort(idx.begin(), idx.end());
-  return idx;
-}
+constexpr uint64_t kRatioSalt = 0x7261746fULL /* "rato" */;  // unchanged: the same lines stay sampled
 
 }  // namespace
 
 std::vector<RecLabel> read_rec_label_list(const RecLabelListSpec& spec) {
   const std::string list_key = spec.config_key + ".label_file_list";
-  if (spec.label_file_list.empty()) throw Error("config key '" + list_key + "' names no label file");
-  std::vector<double> ratios = spec.ratio_list;
-  if (ratios.empty()) ratios.assign(spec.label_file_list.size(), 1.0);
-  if (ratios.size() == 1) ratios.assign(spec.label_file_list.size(), ratios[0]);
-  if (ratios.size() != spec.label_file_list.size())
-    throw Error("config key '" + spec.config_key + ".ratio_list' has " + std::to_string(ratios.size()) +
-                " values but '" + list_key + "' has " + std::to_string(spec.label_file_list.size()) +
-                " files: give one ratio per file");
-  for (double r : ratios)
-    if (!(r >= 0.0 && r <= 1.0)) throw Error("config key '" + spec.config_key + ".ratio_list': ratios must be in [0, 1]");
+  const std::vector<double> ratios = ratios_per_file(spec);
 
   std::vector<RecLabel> out;
   std::vector<std::string> bad;  // first few malformed lines, all files together
@@ -72,9 +44,9 @@ std::vector<RecLabel> read_rec_label_list(const RecLabelListSpec& spec) {
         ++bad_count;
       }
     }
-    for (size_t i : sample_lines(lines.size(), ratios[f], spec.seed, f)) {
+    for (size_t i : sample_lines(lines.size(), ratios[f], spec.seed, kRatioSalt, f)) {
       RecLabel r = std::move(lines[i]);
-      r.path = join_path(spec.data_dir, r.path);
+      r.path = join_data_path(spec.data_dir, r.path);
       out.push_back(std::move(r));
     }
   }

@@ -6,19 +6,11 @@
 #include <vector>
 
 #include "ocrforge/core/label_file.h"
+#include "ocrforge/train/data/label_list_spec.h"
 
 namespace ocrforge {
 
-struct RecLabelListSpec {
-  std::string data_dir;                      // image paths are joined to it (absolute paths kept)
-  std::vector<std::string> label_file_list;  // one or more label files
-  // Per file, the fraction of its lines kept; empty = 1.0 for all; one value
-  // = that value for all (PaddleOCR accepts a scalar).
-  std::vector<double> ratio_list;
-  char delimiter = '\t';
-  uint64_t seed = 1024;                      // Global.seed: which lines ratio_list keeps
-  std::string config_key = "Train.dataset";  // named in error messages
-};
+using RecLabelListSpec = LabelListSpec;
 
 // Reads every label file. A line is `path<delimiter>text`, split at the first
 // delimiter (the text keeps any further delimiters; PaddleOCR would drop

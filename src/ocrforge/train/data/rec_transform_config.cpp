@@ -15,12 +15,6 @@ namespace y = data_yaml;
 
 namespace {
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 void parse_decode(const YAML::Node& p, const std::string& path) {
   y::check_keys(p, path, {"img_mode", "channel_first"});
   if (!p || p.IsNull()) return;
@@ -71,7 +65,7 @@ void parse_keep_keys(const YAML::Node& p, const std::string& path) {
     for (const auto& a : allowed) ok = ok || a == k;
     if (!ok)
       throw UsageError("config key '" + path + ".keep_keys': '" + k + "' is not produced by this pipeline; known: " +
-                       joined(allowed));
+                       y::joined(allowed));
   }
 }
 
@@ -95,21 +89,10 @@ RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, cons
   std::map<std::string, size_t> position;  // name -> index in the list
   const auto& known = known_rec_transforms();
   for (size_t i = 0; i < transforms.size(); ++i) {
-    const YAML::Node item = transforms[i];
-    const std::string at = where + "[" + std::to_string(i) + "]";
-    if (!item.IsMap() || item.size() != 1)
-      throw UsageError("config key '" + at + "': expected one '{Name: {params}}' map");
-    const std::string name = item.begin()->first.as<std::string>();
-    const YAML::Node params = item.begin()->second;
-    const std::string path = where + "." + name;
-    bool is_known = false;
-    for (const auto& k : known) is_known = is_known || k == name;
-    if (!is_known) {
-      const std::string hint = closest_match(name, known);
-      throw UsageError("unknown transform '" + name + "' at '" + at + "'" +
-                       (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known: " + joined(known));
-    }
-    if (!position.emplace(name, i).second) throw UsageError("transform '" + name + "' is listed twice in '" + where + "'");
+    const y::TransformEntry entry = y::transform_entry(transforms, i, where, known, &position);
+    const std::string& name = entry.name;
+    const YAML::Node& params = entry.params;
+    const std::string& path = entry.path;
     if (name == "DecodeImage") parse_decode(params, path);
     else if (name == "RecAug") parse_rec_aug(params, path, &spec.aug);
     else if (name == "CTCLabelEncode" && params && !params.IsNull())

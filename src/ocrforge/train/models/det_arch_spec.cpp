@@ -9,65 +9,12 @@
 #include <cmath>
 
 #include "ocrforge/core/error.h"
-#include "ocrforge/core/text.h"
+#include "ocrforge/train/models/arch_yaml.h"
 
 namespace ocrforge {
 namespace {
 
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
-bool present(const YAML::Node& n, const std::string& key) { return n[key] && !n[key].IsNull(); }
-
-// Every key of `node` must be in `known`; the error suggests the closest one.
-void check_keys(const YAML::Node& node, const std::string& path, const std::vector<std::string>& known) {
-  if (!node.IsMap()) throw UsageError(path + ": expected a mapping of keys");
-  for (const auto& kv : node) {
-    const auto key = kv.first.as<std::string>();
-    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    const auto hint = closest_match(key, known);
-    throw UsageError(path + "." + key + ": unknown key" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                     "; known: " + join(known));
-  }
-}
-
-// The scalar at m[key] ("" when absent or null); `full` is its key path for errors.
-bool scalar_at(const YAML::Node& m, const std::string& key, const std::string& path, std::string* out,
-               std::string* full) {
-  if (!present(m, key)) return false;
-  *full = path + "." + key;
-  if (!m[key].IsScalar()) throw UsageError(*full + ": expected a single value");
-  *out = m[key].Scalar();
-  return true;
-}
-
-void read(const YAML::Node& m, const std::string& key, const std::string& path, int& out) {
-  std::string v, full;
-  if (scalar_at(m, key, path, &v, &full)) out = parse_int(v, full);
-}
-void read(const YAML::Node& m, const std::string& key, const std::string& path, double& out) {
-  std::string v, full;
-  if (scalar_at(m, key, path, &v, &full)) out = parse_double(v, full);
-}
-void read(const YAML::Node& m, const std::string& key, const std::string& path, bool& out) {
-  std::string v, full;
-  if (scalar_at(m, key, path, &v, &full)) out = parse_bool(v, full);
-}
-void read(const YAML::Node& m, const std::string& key, const std::string& path, std::string& out) {
-  std::string v, full;
-  if (scalar_at(m, key, path, &v, &full)) out = v;
-}
-
-// PaddleOCR builds every sub-module by its `name`; there is no default.
-std::string required_name(const YAML::Node& n, const std::string& path) {
-  if (!n || !n.IsMap() || !present(n, "name")) throw UsageError(path + ".name: missing");
-  std::string name;
-  read(n, "name", path, name);
-  return name;
-}
+using namespace arch_yaml;
 
 DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
   DetBackboneSpec b;

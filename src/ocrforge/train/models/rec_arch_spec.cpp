@@ -7,51 +7,13 @@
 
 #include <algorithm>
 
-#include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
-#include "ocrforge/core/text.h"
+#include "ocrforge/train/models/arch_yaml.h"
 
 namespace ocrforge {
 namespace {
 
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
-bool present(const YAML::Node& n, const std::string& key) { return n[key] && !n[key].IsNull(); }
-
-// Every key of `node` must be in `known`; the error suggests the closest one.
-void check_keys(const YAML::Node& node, const std::string& path, const std::vector<std::string>& known) {
-  if (!node.IsMap()) throw UsageError(path + ": expected a mapping of keys");
-  for (const auto& kv : node) {
-    const auto key = kv.first.as<std::string>();
-    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    const auto hint = closest_match(key, known);
-    throw UsageError(path + "." + key + ": unknown key" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                     "; known: " + join(known));
-  }
-}
-
-std::string scalar(const YAML::Node& n, const std::string& path) {
-  if (!n.IsScalar()) throw UsageError(path + ": expected a single value");
-  return n.Scalar();
-}
-
-// The config layer's one typed reader (config.h), so a wrong value names its
-// full key here exactly as it does everywhere else. Lists accept a single
-// value, as PaddleOCR does for strides and kernel sizes.
-template <typename T>
-void read(const YAML::Node& m, const std::string& key, const std::string& path, T& out) {
-  if (present(m, key)) out = config_detail::convert<T>(m[key], path + "." + key);
-}
-
-// PaddleOCR builds every sub-module by its `name`; there is no default.
-std::string required_name(const YAML::Node& n, const std::string& path) {
-  if (!n.IsMap() || !present(n, "name")) throw UsageError(path + ".name: missing");
-  return scalar(n["name"], path + ".name");
-}
+using namespace arch_yaml;
 
 BackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
   BackboneSpec b;

@@ -4,16 +4,11 @@
 #include <cmath>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/train/models/arch_yaml.h"
 #include "ocrforge/train/models/rec_arch_spec.h"
 
 namespace ocrforge {
-namespace {
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-}  // namespace
+using arch_yaml::join;
 
 void validate_rec_arch(const RecArchSpec& s) {
   const auto fail = [](const std::string& key, const std::string& what) {
