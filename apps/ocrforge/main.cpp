@@ -19,6 +19,7 @@ const char* kUsage =
     "  infer det|cls|rec   run one model (PaddleOCR's predict_det / predict_cls / predict_rec)\n"
     "  synth rec|det  generate labelled synthetic text images (PaddleOCR label formats)\n"
     "  eval-det --gt LABELS --pred RESULTS   precision / recall / hmean of detections\n"
+    "  data crop|split  recognition crops from detection labels; train / eval split of a label file\n"
 #ifdef OCRFORGE_WITH_TRAIN
     "  train -c CFG   train a recognition model from a PaddleOCR-style YAML config\n"
     "  eval -c CFG    evaluate a checkpoint (-o Global.checkpoints=DIR/best_accuracy)\n"
@@ -40,7 +41,7 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = argv[1];
   const Args args(argv + 2, argv + argc);
-  std::map<std::string, int (*)(const Args&)> commands = {{"ocr", cmd_ocr}, {"infer", cmd_infer}, {"synth", cmd_synth}, {"eval-det", cmd_eval_det}};
+  std::map<std::string, int (*)(const Args&)> commands = {{"ocr", cmd_ocr}, {"infer", cmd_infer}, {"synth", cmd_synth}, {"eval-det", cmd_eval_det}, {"data", cmd_data}};
 #ifdef OCRFORGE_WITH_TRAIN
   commands["train"] = cmd_train;
   commands["eval"] = cmd_eval;

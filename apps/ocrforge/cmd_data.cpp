@@ -1,0 +1,174 @@
+// `ocrforge data crop|split`: the two label-file chores of fine-tuning.
+//
+//   data crop  --label det_gt.txt [--data_dir DIR] --out OUT
+//     Every readable region of a detection label file becomes a recognition
+//     crop, OUT/crop_img/<image stem>_crop_<k>.jpg, listed in OUT/rec_gt.txt as
+//     "crop_img/<name><TAB>transcription" (PPOCRLabel's "export recognition
+//     result" layout; train with data_dir OUT). Regions are straightened as
+//     the OCR pipeline straightens detections (vision/region_crop.h). Skipped
+//     and counted: "###" / "*" regions, empty transcriptions, transcriptions
+//     with a tab or line break (they cannot be a rec label), regions thinner
+//     than 2 pixels. An image that cannot be read fails alone; the command
+//     then exits 1 after writing everything else.
+//
+//   data split --label FILE [--ratio 0.9] [--seed 1024] [--train_out F] [--eval_out F]
+//     A seeded split of FILE's lines (core/label_split.h), written next to
+//     FILE as <stem>_train.txt / <stem>_eval.txt unless named.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "commands.h"
+#include "ocrforge/core/atomic_file.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/flags.h"
+#include "ocrforge/core/label_split.h"
+#include "ocrforge/infer/image_reader.h"
+#include "ocrforge/vision/det_label_json.h"
+#include "ocrforge/vision/region_crop.h"
+
+namespace ocrforge {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kAbout =
+    "usage: ocrforge data crop --label det_gt.txt [--data_dir DIR] --out OUT\n"
+    "       ocrforge data split --label FILE [--ratio 0.9] [--seed 1024] [--train_out F] [--eval_out F]\n"
+    "crop: recognition crops + OUT/rec_gt.txt from a detection label file ('###' skipped)\n"
+    "split: train / eval label files from one label file (a seeded shuffle; line order kept)\n\n";
+
+std::vector<std::string> read_lines(const std::string& path, const std::string& flag) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot read '" + path + "' (" + flag + "): missing or no permission");
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") != std::string::npos) lines.push_back(line);
+  }
+  return lines;
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const auto& l : lines) s += l + "\n";
+  return s;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+int data_split(FlagSet& flags) {
+  const std::string label = flags.get("label");
+  if (label.empty()) throw UsageError("--label is required (the label file to split)");
+  const double ratio = flags.get_double_in("ratio", 0.0, 1.0);
+  const long long seed = flags.get_int64_at_least("seed", 0);
+  const fs::path p(label);
+  const std::string stem = (p.parent_path() / p.stem()).string();
+  const std::string train_out = flags.get("train_out").empty() ? stem + "_train.txt" : flags.get("train_out");
+  const std::string eval_out = flags.get("eval_out").empty() ? stem + "_eval.txt" : flags.get("eval_out");
+  for (const auto& out : {train_out, eval_out})
+    if (same_file(out, label)) throw UsageError("output '" + out + "' is the input label file; name another");
+  if (same_file(train_out, eval_out)) throw UsageError("--train_out and --eval_out name the same file");
+
+  const LabelSplit split = split_label_lines(read_lines(label, "--label"), ratio, static_cast<uint64_t>(seed));
+  write_file_atomic(train_out, join_lines(split.train));
+  write_file_atomic(eval_out, join_lines(split.eval));
+  std::cout << "train: " << split.train.size() << " lines -> " << train_out << "\neval: " << split.eval.size()
+            << " lines -> " << eval_out << "\n";
+  return 0;
+}
+
+// What `data crop` skipped, by reason (printed at the end).
+struct CropCounts {
+  long crops = 0, images = 0, failed_images = 0, bad_lines = 0, ignored = 0, empty_text = 0, bad_text = 0,
+       degenerate = 0, few_points = 0;
+};
+
+int data_crop(FlagSet& flags) {
+  const std::string label = flags.get("label"), out = flags.get("out");
+  if (label.empty() || out.empty()) throw UsageError("--label (a detection label file) and --out (a folder) are required");
+  std::string data_dir = flags.get("data_dir");
+  if (data_dir.empty()) data_dir = fs::path(label).parent_path().string();  // labels usually sit beside the images
+  const std::vector<std::string> lines = read_lines(label, "--label");
+
+  fs::create_directories(fs::path(out) / "crop_img");
+  StagedFile rec_gt((fs::path(out) / "rec_gt.txt").string());
+  CropCounts n;
+  std::map<std::string, int> stem_uses;  // a.jpg and a.png must not overwrite each other's crops
+  for (size_t no = 0; no < lines.size(); ++no) {
+    std::string path, json;
+    DetJsonParse parsed;
+    if (!split_det_line(lines[no], '\t', &path, &json) || !(parsed = parse_det_json(json)).ok) {
+      if (++n.bad_lines <= 5) std::cerr << "data crop: " << label << ": line " << no + 1 << " skipped: not path<TAB>JSON\n";
+      continue;
+    }
+    n.few_points += parsed.few_points;
+    const std::string image_path = (fs::path(data_dir) / path).string();
+    LoadedImage img;
+    try {
+      img = read_image(image_path);
+    } catch (const std::exception& e) {
+      ++n.failed_images;
+      std::cerr << "data crop: " << image_path << ": " << e.what() << "\n";
+      continue;
+    }
+    ++n.images;
+    std::string stem = fs::path(path).stem().string();
+    if (const int uses = stem_uses[stem]++; uses > 0) stem += "_" + std::to_string(uses);
+    for (size_t k = 0; k < parsed.regions.size(); ++k) {
+      const DetRegion& r = parsed.regions[k];
+      if (r.ignore()) { ++n.ignored; continue; }
+      if (r.transcription.empty()) { ++n.empty_text; continue; }
+      if (r.transcription.find_first_of("\t\r\n") != std::string::npos) { ++n.bad_text; continue; }
+      auto pts = r.points;
+      for (auto& q : pts) q = {q[0] / img.scale, q[1] / img.scale};  // file pixels -> decoded pixels
+      const cv::Mat crop = crop_label_region(img.bgr, pts);
+      if (crop.empty()) { ++n.degenerate; continue; }
+      const std::string name = "crop_img/" + stem + "_crop_" + std::to_string(k) + ".jpg";
+      std::vector<uchar> jpg;
+      if (!cv::imencode(".jpg", crop, jpg)) throw Error("cannot encode crop '" + name + "'");
+      write_file_atomic((fs::path(out) / name).string(), std::string(jpg.begin(), jpg.end()), /*durable*/ false);
+      rec_gt.append(name + "\t" + r.transcription + "\n");
+      ++n.crops;
+    }
+  }
+  rec_gt.commit();
+  std::cout << "crops: " << n.crops << " from " << n.images << " images -> " << rec_gt.path() << "\n"
+            << "skipped: " << n.ignored << " ignored ('###'), " << n.empty_text << " empty text, " << n.bad_text
+            << " text with tab / line break, " << n.degenerate << " thinner than 2 px, " << n.few_points
+            << " with < 3 points, " << n.bad_lines << " bad lines, " << n.failed_images << " unreadable images\n";
+  if (n.crops == 0 && n.failed_images == 0)
+    throw Error("no crop written: '" + label + "' has no readable region (check the file and --data_dir)");
+  return n.failed_images > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+int cmd_data(const Args& args) {
+  FlagSet flags("data");
+  flags.add("label", "", "crop: detection label file; split: any label file");
+  flags.add("data_dir", "", "crop: folder the label paths are relative to (default: the label file's folder)");
+  flags.add("out", "", "crop: output folder (crop_img/ and rec_gt.txt)");
+  flags.add("ratio", "0.9", "split: share of lines for training, in (0, 1)");
+  flags.add("seed", "1024", "split: seed of the shuffle (same seed, same split)");
+  flags.add("train_out", "", "split: train file (default <label stem>_train.txt)");
+  flags.add("eval_out", "", "split: eval file (default <label stem>_eval.txt)");
+  const auto positional = flags.parse(args);
+  if (flags.help_requested()) {
+    std::cout << kAbout << flags.help_text();
+    return 0;
+  }
+  if (positional.size() != 1 || (positional[0] != "crop" && positional[0] != "split"))
+    throw UsageError("expected 'data crop' or 'data split' (see --help)");
+  return positional[0] == "crop" ? data_crop(flags) : data_split(flags);
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,95 @@
+// `ocrforge data crop|split` end to end: crops and their label file from a
+// hand-made detection label file, an unreadable image failing alone, the
+// split's files, and bad usage.
+#include <gtest/gtest.h>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "test_support.h"
+
+using namespace ocrforge;
+
+namespace {
+
+// 200 x 100 white page with a black 80 x 30 block at (10, 20).
+void write_page(const std::string& path) {
+  cv::Mat img(100, 200, CV_8UC3, cv::Scalar(255, 255, 255));
+  cv::rectangle(img, cv::Rect(10, 20, 80, 30), cv::Scalar(0, 0, 0), cv::FILLED);
+  ASSERT_TRUE(cv::imwrite(path, img));
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string l; std::getline(ss, l);) out.push_back(l);
+  return out;
+}
+
+}  // namespace
+
+TEST(DataCli, CropWritesOneCropPerReadableRegionAndSkipsTheRest) {
+  const std::string dir = test::fresh_dir("data_crop");
+  std::filesystem::create_directories(dir + "/imgs");
+  write_page(dir + "/imgs/a.jpg");
+  test::write_text(dir + "/imgs/broken.jpg", "not a jpeg");
+  test::write_text(dir + "/det_gt.txt",
+                   "imgs/a.jpg\t[{\"transcription\": \"BLOCK\", \"points\": [[10, 20], [90, 20], [90, 50], [10, 50]]}, "
+                   "{\"transcription\": \"###\", \"points\": [[100, 20], [150, 20], [150, 50], [100, 50]]}, "
+                   "{\"transcription\": \"\", \"points\": [[100, 60], [150, 60], [150, 80], [100, 80]]}, "
+                   "{\"transcription\": \"flat\", \"points\": [[10, 90], [90, 90], [90, 90.5], [10, 90.5]]}]\n"
+                   "imgs/broken.jpg\t[{\"transcription\": \"x\", \"points\": [[0, 0], [9, 0], [9, 9], [0, 9]]}]\n"
+                   "this line has no tab\n");
+  const auto r = test::run_command(test::binary() + " data crop --label " + dir + "/det_gt.txt --out " + dir + "/rec", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // the broken image failed (alone)
+  EXPECT_NE(r.err.find("broken.jpg"), std::string::npos) << r.err;
+  const auto labels = lines_of(test::read_text(dir + "/rec/rec_gt.txt"));
+  ASSERT_EQ(labels.size(), 1u) << r.out;
+  EXPECT_EQ(labels[0], "crop_img/a_crop_0.jpg\tBLOCK");
+  const cv::Mat crop = cv::imread(dir + "/rec/crop_img/a_crop_0.jpg");
+  ASSERT_FALSE(crop.empty());
+  EXPECT_EQ(crop.size(), cv::Size(80, 30));
+  EXPECT_LT(cv::mean(crop)[0], 40.0);  // the black block, not the page around it
+  EXPECT_NE(r.out.find("1 ignored"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 empty text"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 thinner than 2 px"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 bad lines"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 unreadable images"), std::string::npos) << r.out;
+}
+
+TEST(DataCli, SplitWritesTwoDisjointFilesBesideTheLabelFile) {
+  const std::string dir = test::fresh_dir("data_split");
+  std::string text;
+  for (int i = 0; i < 20; ++i) text += "imgs/" + std::to_string(i) + ".jpg\tw" + std::to_string(i) + "\n";
+  test::write_text(dir + "/rec_gt.txt", text + "\n");  // a trailing blank line is not a sample
+  const auto r = test::run_command(test::binary() + " data split --label " + dir + "/rec_gt.txt --ratio 0.75 --seed 3", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto train = lines_of(test::read_text(dir + "/rec_gt_train.txt"));
+  const auto eval = lines_of(test::read_text(dir + "/rec_gt_eval.txt"));
+  EXPECT_EQ(train.size(), 15u);
+  EXPECT_EQ(eval.size(), 5u);
+  for (const auto& e : eval) EXPECT_EQ(std::find(train.begin(), train.end(), e), train.end()) << e;
+  // The same seed gives the same files.
+  const auto again = test::run_command(test::binary() + " data split --label " + dir + "/rec_gt.txt --ratio 0.75 --seed 3 "
+                                       "--train_out " + dir + "/t2.txt --eval_out " + dir + "/e2.txt", dir);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(test::read_text(dir + "/e2.txt"), test::read_text(dir + "/rec_gt_eval.txt"));
+}
+
+TEST(DataCli, BadUsageExitsTwoNamingTheProblem) {
+  const std::string dir = test::fresh_dir("data_usage");
+  test::write_text(dir + "/l.txt", "a\tb\nc\td\n");
+  const auto none = test::run_command(test::binary() + " data", dir);
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("data crop"), std::string::npos) << none.err;
+  const auto ratio = test::run_command(test::binary() + " data split --label " + dir + "/l.txt --ratio 1.5", dir);
+  EXPECT_EQ(ratio.exit_code, 2);
+  EXPECT_NE(ratio.err.find("ratio"), std::string::npos) << ratio.err;
+  const auto self = test::run_command(
+      test::binary() + " data split --label " + dir + "/l.txt --train_out " + dir + "/l.txt", dir);
+  EXPECT_EQ(self.exit_code, 2);
+  EXPECT_NE(self.err.find("is the input label file"), std::string::npos) << self.err;
+  const auto missing = test::run_command(test::binary() + " data crop --label " + dir + "/nope.txt --out " + dir + "/o", dir);
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("nope.txt"), std::string::npos) << missing.err;
+}
