@@ -27,12 +27,12 @@ static void draw_panel(cv::Mat& img, cv::Rect area, const std::vector<long>& xs,
   cv::rectangle(img, area, cv::Scalar(180, 180, 180), 1);
   cv::putText(img, title, {area.x + 5, area.y + 18}, cv::FONT_HERSHEY_SIMPLEX, 0.5, cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
   if (ys.empty()) return;
-  double lo = *std::min_element(ys.begin(), ys.end()), hi = *std::max_element(ys.begin(), ys.end());
-  if (hi - lo < 1e-12) hi = lo + 1.0;
+  const double lo = *std::min_element(ys.begin(), ys.end()), hi = *std::max_element(ys.begin(), ys.end());
+  const double span = hi - lo < 1e-12 ? 1.0 : hi - lo;  // a constant series (lr) is drawn flat; labels keep its value
   std::vector<cv::Point> pts;
   for (size_t i = 0; i < ys.size(); ++i) {
     const double fx = x_max > 0 ? static_cast<double>(xs[i]) / static_cast<double>(x_max) : 0.0;
-    const double fy = (ys[i] - lo) / (hi - lo);
+    const double fy = (ys[i] - lo) / span;
     pts.emplace_back(area.x + 5 + static_cast<int>(fx * (area.width - 10)),
                      area.y + area.height - 5 - static_cast<int>(fy * (area.height - 30)));
   }
