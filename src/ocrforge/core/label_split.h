@@ -13,9 +13,10 @@ struct LabelSplit {
 };
 
 // round(lines * ratio) lines (halves away from zero; at least 1 and at most
-// lines - 1) go to train, the rest to eval. The choice depends only on (lines.size(), ratio, seed):
-// a 64-bit Mersenne Twister drives a Fisher-Yates shuffle written here, so the
-// same call splits the same way on every platform and standard library.
+// lines - 1) go to train, the rest to eval. The choice depends only on
+// (lines.size(), ratio, seed): a 64-bit Mersenne Twister drives a Fisher-Yates
+// shuffle written here, so the same call splits the same way on every platform
+// and standard library.
 // Throws UsageError when ratio is not in (0, 1) or there are fewer than 2 lines.
 LabelSplit split_label_lines(const std::vector<std::string>& lines, double ratio, uint64_t seed);
 

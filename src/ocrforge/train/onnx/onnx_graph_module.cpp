@@ -44,14 +44,13 @@ std::string tensor_name(const std::string& value, std::set<std::string>* used) {
 }  // namespace
 
 OnnxGraphModuleImpl::OnnxGraphModuleImpl(const std::string& path) : graph_(read_onnx_graph(path)) {
-  const auto& known = supported_onnx_ops();
-  for (const auto& n : graph_.nodes)
-    if (!std::binary_search(known.begin(), known.end(), n.op)) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw Error("'" + path + "': ONNX node " + n.label() + " uses operator '" + n.op +
-                  "', which ocrforge cannot train yet (supported: " + list + ")");
+  for (const auto& n : graph_.nodes) {
+    try {
+      require_supported_onnx_op(n);
+    } catch (const Error& e) {
+      throw Error("'" + path + "': " + e.what());
     }
+  }
   if (graph_.outputs.empty()) throw Error("'" + path + "' declares no graph output");
 
   // A constant is a weight when it is a float tensor of > 1 element and all its uses are weight slots.

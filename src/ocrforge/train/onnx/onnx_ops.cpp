@@ -310,14 +310,16 @@ const std::vector<std::string>& supported_onnx_ops() {
   return names;
 }
 
+void require_supported_onnx_op(const OnnxNode& node) {
+  if (ops().count(node.op)) return;
+  std::string known;
+  for (const auto& k : supported_onnx_ops()) known += (known.empty() ? "" : ", ") + k;
+  throw Error("ONNX node " + node.label() + ": operator '" + node.op + "' is not supported (supported: " + known + ")");
+}
+
 std::vector<torch::Tensor> run_onnx_op(const OnnxNode& node, const std::vector<torch::Tensor>& inputs) {
-  const auto it = ops().find(node.op);
-  if (it == ops().end()) {
-    std::string known;
-    for (const auto& k : supported_onnx_ops()) known += (known.empty() ? "" : ", ") + k;
-    throw Error("ONNX node " + node.label() + ": operator '" + node.op + "' is not supported (supported: " + known + ")");
-  }
-  return it->second(node, inputs);
+  require_supported_onnx_op(node);
+  return ops().at(node.op)(node, inputs);
 }
 
 }  // namespace ocrforge
