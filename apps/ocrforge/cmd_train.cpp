@@ -13,18 +13,10 @@
 #include "ocrforge/train/dist/c10d_communicator.h"
 #include "ocrforge/train/loop/allocator_tuning.h"
 #include "ocrforge/train/loop/trainer.h"
-#include "ocrforge/train/task/training_schema.h"
 #include "ocrforge/train/loop/stop_signal.h"
 #include "train_args.h"
 
 namespace ocrforge {
-
-static Config load_config(const TrainArgs& t) {
-  register_training_schema();  // det rows etc., before the overrides are validated
-  Config c = Config::load_file(t.config);
-  c.apply_overrides(t.overrides);
-  return c;
-}
 
 int cmd_train(const Args& args) {
   const TrainArgs t = parse_train_args(args, "train");
@@ -32,7 +24,7 @@ int cmd_train(const Args& args) {
     std::cout << train_usage("train");
     return 0;
   }
-  Config config = load_config(t);
+  Config config = load_train_config(t);
   tune_allocator_for_training();  // fewer page faults per step (allocator_tuning.h)
   // `ocrforge launch` splits the cores between its workers; the config wins.
   const char* threads = std::getenv("OCRFORGE_NUM_THREADS");
@@ -62,8 +54,12 @@ int cmd_eval(const Args& args) {
     std::cout << train_usage("eval");
     return 0;
   }
-  Config c = load_config(t);
-  if (c.get<std::string>("Global.checkpoints", "").empty() && c.get<std::string>("Global.pretrained_model", "").empty())
+  Config c = load_train_config(t);
+  // A model fine-tuned from ONNX starts from the file's own weights: evaluating
+  // it without a checkpoint scores the shipped model (the "before" figure).
+  const bool onnx = c.get<std::string>("Architecture.algorithm", "") == "ONNX";
+  if (!onnx && c.get<std::string>("Global.checkpoints", "").empty() &&
+      c.get<std::string>("Global.pretrained_model", "").empty())
     throw UsageError("eval needs weights: -o Global.checkpoints=<save_model_dir>/best_accuracy");
   Trainer trainer(std::move(c), TrainerMode::Eval);
   const EvalMetrics r = trainer.evaluate();

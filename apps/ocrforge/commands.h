@@ -14,6 +14,7 @@ int cmd_infer(const Args& args);  // cmd_infer.cpp: one model: det | cls | rec
 int cmd_synth(const Args& args);  // cmd_synth.cpp: synthetic labelled data: rec | det
 int cmd_train(const Args& args);  // cmd_train.cpp: recognition training (LibTorch builds only)
 int cmd_eval(const Args& args);   // cmd_train.cpp: evaluation of a checkpoint
+int cmd_export(const Args& args); // cmd_export.cpp: trained model -> inference folder (ONNX)
 int cmd_launch(const Args& args); // cmd_launch.cpp: one `train` worker per device (distributed)
 int cmd_check(const Args& args);  // cmd_check.cpp: installation check (LibTorch builds only)
 int cmd_eval_det(const Args& args);  // cmd_eval_det.cpp: precision / recall / hmean of detections vs labels

@@ -23,11 +23,12 @@ const char* kUsage =
 #ifdef OCRFORGE_WITH_TRAIN
     "  train -c CFG   train a recognition model from a PaddleOCR-style YAML config\n"
     "  eval -c CFG    evaluate a checkpoint (-o Global.checkpoints=DIR/best_accuracy)\n"
+    "  export -c CFG  write an inference model (-o Global.pretrained_model=CKPT Global.save_inference_dir=OUT)\n"
     "  launch [--ips=..] [--nproc_per_node=N] train -c CFG   distributed training (docs/distributed.md)\n"
     "  check          verify the installation: build, devices, a training step, a 2-worker all-reduce\n"
 #endif
     "  version        print the version\n\n"
-    "planned (not yet supported): export, tipc, serve\n"
+    "planned (not yet supported): tipc, serve; export of native (non-ONNX) models\n"
     "`ocrforge <command> --help` lists a command's flags.\n";
 
 }  // namespace
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
 #ifdef OCRFORGE_WITH_TRAIN
   commands["train"] = cmd_train;
   commands["eval"] = cmd_eval;
+  commands["export"] = cmd_export;
   commands["launch"] = cmd_launch;
   commands["check"] = cmd_check;
 #endif

@@ -2,6 +2,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
+#include "ocrforge/train/task/training_schema.h"
 
 namespace ocrforge {
 
@@ -10,6 +11,13 @@ std::string train_usage(const std::string& command) {
          " -c CONFIG.yml [-o Section.key=value ...]\n"
          "  -c, --config   PaddleOCR-style YAML config (see configs/rec/ and docs/config.md)\n"
          "  -o, --opt      overrides, e.g. -o Global.epoch_num=3 Global.use_gpu=False\n";
+}
+
+Config load_train_config(const TrainArgs& t) {
+  register_training_schema();  // det rows etc., before the overrides are validated
+  Config c = Config::load_file(t.config);
+  c.apply_overrides(t.overrides);
+  return c;
 }
 
 TrainArgs parse_train_args(const Args& args, const std::string& command) {

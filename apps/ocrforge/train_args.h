@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "ocrforge/core/config.h"
 
 namespace ocrforge {
 
@@ -17,5 +18,8 @@ struct TrainArgs {
 
 TrainArgs parse_train_args(const Args& args, const std::string& command);
 std::string train_usage(const std::string& command);
+// The config file with the -o overrides applied, checked against the
+// training schema (det rows included).
+Config load_train_config(const TrainArgs& t);
 
 }  // namespace ocrforge

@@ -118,7 +118,7 @@ TEST(OcrCli, BenchmarkPrintsOneReportPerModel) {
 
 TEST(OcrCli, PlannedCommandsSayNotYetSupported) {
   const std::string dir = test::fresh_dir("cli_planned");
-  auto r = test::run_command(test::binary() + " export -c x.yml", dir);
+  auto r = test::run_command(test::binary() + " tipc -c x.yml", dir);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("not yet supported"), std::string::npos);
 }

@@ -60,6 +60,8 @@ Field architecture_section() {
   return section("Architecture", {
       {"model_type", S, {"rec", "det", "cls"}},
       {"algorithm", S},
+      // algorithm ONNX (fine-tuning a deployed model; train/onnx/onnx_arch.h)
+      {"onnx_model", S}, {"freeze", SL}, {"update_bn_stats", B},
       component("Transform", "rectification transform", {}),  // none supported yet
       component("Backbone", "backbone", std::move(backbones)),
       component("Neck", "neck", std::move(necks)),

@@ -114,9 +114,20 @@ OnnxGraph read_onnx_graph(const std::string& path) {
     if (op.domain().empty() || op.domain() == "ai.onnx") g.opset = op.version();
   for (const auto& init : model.graph().initializer())
     g.constants[init.name()] = to_tensor(init, "'" + path + "' initializer '" + init.name() + "'");
+  auto read_shape = [&](const onnx::ValueInfoProto& vi) {
+    if (!vi.type().tensor_type().has_shape()) return;
+    std::vector<int64_t>& dims = g.io_shapes[vi.name()];
+    for (const auto& d : vi.type().tensor_type().shape().dim()) dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+  };
   for (const auto& vi : model.graph().input())
-    if (!g.constants.count(vi.name())) g.inputs.push_back(vi.name());
-  for (const auto& vi : model.graph().output()) g.outputs.push_back(vi.name());
+    if (!g.constants.count(vi.name())) {
+      g.inputs.push_back(vi.name());
+      read_shape(vi);
+    }
+  for (const auto& vi : model.graph().output()) {
+    g.outputs.push_back(vi.name());
+    read_shape(vi);
+  }
   for (const auto& n : model.graph().node()) {
     if (!n.domain().empty() && n.domain() != "ai.onnx")
       throw Error("'" + path + "': node '" + n.name() + "' uses operator domain '" + n.domain() +

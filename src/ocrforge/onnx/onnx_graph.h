@@ -47,6 +47,9 @@ struct OnnxGraph {
   std::vector<std::string> inputs, outputs;  // graph inputs that are not constants; graph outputs
   std::vector<OnnxNode> nodes;               // without the Constant nodes
   std::map<std::string, OnnxTensor> constants;  // Constant outputs and initializers, by value name
+  // Declared shapes of the graph inputs and outputs, -1 for a dynamic
+  // dimension; absent when the file declares none.
+  std::map<std::string, std::vector<int64_t>> io_shapes;
 };
 
 // Reads and converts `path`. Throws Error naming the file when it is missing,

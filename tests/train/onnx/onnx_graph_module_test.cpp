@@ -6,67 +6,40 @@
 
 #include <gtest/gtest.h>
 
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
-
 #include "ocrforge/core/error.h"
-#include "ocrforge/infer/ort_model.h"
-#include "test_support.h"
+#include "train/onnx/shipped_model_inputs.h"
 
 namespace ocrforge {
 namespace {
 
-// A real picture resized to h x w, normalised as the model's preprocessing does, NCHW.
-torch::Tensor picture(const std::string& name, int h, int w, bool imagenet) {
-  cv::Mat bgr = cv::imread(test::data_dir() + "/samples/" + name);
-  EXPECT_FALSE(bgr.empty()) << name;
-  cv::resize(bgr, bgr, cv::Size(w, h));
-  cv::Mat f;
-  bgr.convertTo(f, CV_32FC3, 1.0 / 255.0);
-  torch::Tensor t = torch::from_blob(f.data, {h, w, 3}, torch::kFloat32).clone().permute({2, 0, 1});
-  if (imagenet) {  // det: BGR read, ImageNet mean / std in that channel order (PaddleOCR's NormalizeImage)
-    const auto mean = torch::tensor({0.485f, 0.456f, 0.406f}).view({3, 1, 1});
-    const auto stdv = torch::tensor({0.229f, 0.224f, 0.225f}).view({3, 1, 1});
-    t = (t - mean) / stdv;
-  } else {
-    t = (t - 0.5f) / 0.5f;
-  }
-  return t.unsqueeze(0).contiguous();
-}
-
 // Largest |LibTorch - ORT| on `x` for the shipped model of `role`.
 double max_diff_vs_ort(const std::string& role, const torch::Tensor& x, OnnxGraphModule& m) {
-  const std::string path = test::model_root() + "/" + role + "/inference.onnx";
-  RuntimeParams rt;
-  rt.cpu_threads = 1;
-  OrtModel ort(path, rt, role, "--" + role + "_model_dir");
-  const TensorView ref = ort.run(x.data_ptr<float>(), x.sizes().vec());
+  const torch::Tensor theirs = test::ort_output(test::model_root() + "/" + role + "/inference.onnx", role, x);
   torch::NoGradGuard no_grad;
   const torch::Tensor ours = m->forward(x).contiguous();
-  EXPECT_EQ(ours.sizes().vec(), ref.shape) << role;
-  if (ours.sizes().vec() != ref.shape) return 1e9;
-  const torch::Tensor theirs = torch::from_blob(const_cast<float*>(ref.data), ref.shape, torch::kFloat32);
+  EXPECT_EQ(ours.sizes(), theirs.sizes()) << role;
+  if (ours.sizes() != theirs.sizes()) return 1e9;
   return (ours - theirs).abs().max().item<double>();
 }
 
 TEST(OnnxGraphModule, ClassifierMatchesOnnxRuntime) {
   OnnxGraphModule m(test::model_root() + "/cls/inference.onnx");
   m->eval();
-  EXPECT_LE(max_diff_vs_ort("cls", picture("ch_word_2.jpg", 48, 192, false), m), 1e-4);
+  EXPECT_LE(max_diff_vs_ort("cls", test::sample_picture("ch_word_2.jpg", 48, 192, false), m), 1e-4);
   EXPECT_EQ(m->pre_activation_output().empty(), false);  // the logits before the Softmax
 }
 
 TEST(OnnxGraphModule, RecognizerMatchesOnnxRuntimeAtTwoWidths) {
   OnnxGraphModule m(test::model_root() + "/rec/inference.onnx");
   m->eval();
-  EXPECT_LE(max_diff_vs_ort("rec", picture("ch_word_3.jpg", 48, 320, false), m), 1e-4);
-  EXPECT_LE(max_diff_vs_ort("rec", picture("imgs_en_254.jpg", 48, 160, false), m), 1e-4);
+  EXPECT_LE(max_diff_vs_ort("rec", test::sample_picture("ch_word_3.jpg", 48, 320, false), m), 1e-4);
+  EXPECT_LE(max_diff_vs_ort("rec", test::sample_picture("imgs_en_254.jpg", 48, 160, false), m), 1e-4);
 }
 
 TEST(OnnxGraphModule, DetectorMatchesOnnxRuntime) {
   OnnxGraphModule m(test::model_root() + "/det/inference.onnx");
   m->eval();
-  EXPECT_LE(max_diff_vs_ort("det", picture("imgs_11.jpg", 256, 320, true), m), 1e-4);
+  EXPECT_LE(max_diff_vs_ort("det", test::sample_picture("imgs_11.jpg", 256, 320, true), m), 1e-4);
 }
 
 TEST(OnnxGraphModule, WeightsAreParametersThatReceiveGradients) {
@@ -79,7 +52,7 @@ TEST(OnnxGraphModule, WeightsAreParametersThatReceiveGradients) {
   EXPECT_EQ(learned, 124682 + 4272 + 402);
   EXPECT_GE(fixed, 4272);           // at least the running means / variances
   EXPECT_LT(fixed, 4272 + 100);     // plus a few scalars and shape constants
-  const torch::Tensor logits = m->forward(picture("ch_word_2.jpg", 48, 192, false), m->pre_activation_output());
+  const torch::Tensor logits = m->forward(test::sample_picture("ch_word_2.jpg", 48, 192, false), m->pre_activation_output());
   ASSERT_EQ(logits.sizes().vec(), (std::vector<int64_t>{1, 2}));
   torch::nn::functional::cross_entropy(logits, torch::tensor({1}, torch::kInt64)).backward();
   int64_t with_grad = 0, total = 0;

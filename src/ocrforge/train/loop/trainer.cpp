@@ -72,6 +72,7 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
   comm_->broadcast_parameters(task->model());
   if (mode == TrainerMode::Train) s_->log->info("config:\n" + config_.to_yaml());
   for (const auto& w : task->startup_warnings()) s_->log->warning(w);
+  for (const auto& i : task->startup_info()) s_->log->info(i);
 }
 
 void Trainer::load_initial_weights() {

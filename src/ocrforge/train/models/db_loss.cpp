@@ -19,10 +19,10 @@ void check_target(const torch::Tensor& t, const char* name, const torch::Tensor&
 }  // namespace
 
 std::vector<std::pair<std::string, torch::Tensor>> DBLossParts::named() const {
-  return {{"loss", loss},
-          {"loss_shrink_maps", loss_shrink_maps},
-          {"loss_threshold_maps", loss_threshold_maps},
-          {"loss_binary_maps", loss_binary_maps}};
+  std::vector<std::pair<std::string, torch::Tensor>> out = {{"loss", loss}, {"loss_shrink_maps", loss_shrink_maps}};
+  if (loss_threshold_maps.defined()) out.emplace_back("loss_threshold_maps", loss_threshold_maps);
+  out.emplace_back("loss_binary_maps", loss_binary_maps);
+  return out;
 }
 
 torch::Tensor dice_loss(const torch::Tensor& pred, const torch::Tensor& gt, const torch::Tensor& mask, double eps) {
@@ -64,9 +64,21 @@ DBLossParts DBLoss::operator()(const torch::Tensor& maps, const DBTargets& t) co
   check_target(t.threshold_mask, "threshold_mask", maps);
   const auto shrink = maps.select(1, 0), threshold = maps.select(1, 1), binary = maps.select(1, 2);
 
+  DBLossParts parts;
+  parts.loss_shrink_maps = shrink_term(shrink, torch::Tensor(), t);
+  parts.loss_threshold_maps = spec_.beta * mask_l1_loss(threshold, t.threshold_map, t.threshold_mask, spec_.eps);
+  parts.loss_binary_maps = dice_loss(binary, t.shrink_map, t.shrink_mask, spec_.eps);
+  parts.loss = parts.loss_shrink_maps + parts.loss_threshold_maps + parts.loss_binary_maps;
+  return parts;
+}
+
+torch::Tensor DBLoss::shrink_term(const torch::Tensor& shrink, const torch::Tensor& logits, const DBTargets& t) const {
   torch::Tensor main;
   if (spec_.main_loss_type == "BCELoss") {
-    const auto bce = torch::binary_cross_entropy(shrink, t.shrink_map, {}, at::Reduction::None);
+    // From the logits when we have them: the same value, without log(0) for saturated pixels.
+    const auto bce = logits.defined()
+                         ? torch::binary_cross_entropy_with_logits(logits, t.shrink_map, {}, {}, at::Reduction::None)
+                         : torch::binary_cross_entropy(shrink, t.shrink_map, {}, at::Reduction::None);
     // Without balancing PaddleOCR would return the unreduced map; the masked
     // mean keeps the loss a scalar.
     main = spec_.balance_loss ? ohem_balance(bce, t.shrink_map, t.shrink_mask, spec_.ohem_ratio, kBalanceEps)
@@ -75,12 +87,21 @@ DBLossParts DBLoss::operator()(const torch::Tensor& maps, const DBTargets& t) co
     const auto dice = dice_loss(shrink, t.shrink_map, t.shrink_mask, kBalanceEps);
     main = spec_.balance_loss ? ohem_balance(dice, t.shrink_map, t.shrink_mask, spec_.ohem_ratio, kBalanceEps) : dice;
   }
+  return spec_.alpha * main;
+}
 
+DBLossParts DBLoss::probability_map_only(const torch::Tensor& logits, const DBTargets& t) const {
+  if (!logits.defined() || logits.dim() != 4 || logits.size(1) != 1)
+    throw Error("DBLoss: expected the pre-sigmoid probability map N x 1 x H x W, got " +
+                (logits.defined() ? c10::str(logits.sizes()) : std::string("nothing")));
+  check_target(t.shrink_map, "shrink_map", logits);
+  check_target(t.shrink_mask, "shrink_mask", logits);
+  const auto z = logits.select(1, 0);
+  const auto p = torch::sigmoid(z);
   DBLossParts parts;
-  parts.loss_shrink_maps = spec_.alpha * main;
-  parts.loss_threshold_maps = spec_.beta * mask_l1_loss(threshold, t.threshold_map, t.threshold_mask, spec_.eps);
-  parts.loss_binary_maps = dice_loss(binary, t.shrink_map, t.shrink_mask, spec_.eps);
-  parts.loss = parts.loss_shrink_maps + parts.loss_threshold_maps + parts.loss_binary_maps;
+  parts.loss_shrink_maps = shrink_term(p, z, t);
+  parts.loss_binary_maps = dice_loss(p, t.shrink_map, t.shrink_mask, spec_.eps);
+  parts.loss = parts.loss_shrink_maps + parts.loss_binary_maps;
   return parts;
 }
 

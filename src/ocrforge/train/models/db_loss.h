@@ -24,7 +24,8 @@ struct DBTargets {
 };
 
 // Scalar tensors; `loss` carries the gradient, the parts are the weighted
-// terms that sum to it (PaddleOCR logs the same four keys).
+// terms that sum to it (PaddleOCR logs the same four keys). The threshold
+// term is undefined for probability_map_only (and left out of named()).
 struct DBLossParts {
   torch::Tensor loss, loss_shrink_maps, loss_threshold_maps, loss_binary_maps;
   // In PaddleOCR's log order: loss, loss_shrink_maps, loss_threshold_maps, loss_binary_maps.
@@ -38,9 +39,18 @@ class DBLoss {
   // maps: N x 3 x H x W (DetModel in training mode: shrink, threshold,
   // binary). Throws Error when a target's shape is not N x H x W.
   DBLossParts operator()(const torch::Tensor& maps, const DBTargets& targets) const;
+  // A deployed DB graph has no threshold branch: its one map is the
+  // probability map P = sigmoid(logits) (N x 1 x H x W, pre-sigmoid), which
+  // is also what inference binarises. Trains it with the two terms that do
+  // not need a threshold map: alpha * the balanced main loss on P (BCELoss
+  // computed from the logits) + Dice(P) in place of the binary-map term.
+  DBLossParts probability_map_only(const torch::Tensor& logits, const DBTargets& targets) const;
   const DBLossSpec& spec() const { return spec_; }
 
  private:
+  // alpha * BalanceLoss(main loss on `shrink`); `logits` (may be undefined)
+  // is the pre-sigmoid map, for a stable BCE.
+  torch::Tensor shrink_term(const torch::Tensor& shrink, const torch::Tensor& logits, const DBTargets& t) const;
   DBLossSpec spec_;
 };
 

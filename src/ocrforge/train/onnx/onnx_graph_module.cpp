@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/onnx/onnx_writer.h"
 #include "ocrforge/train/onnx/onnx_ops.h"
 
 namespace ocrforge {
@@ -41,6 +42,34 @@ std::string tensor_name(const std::string& value, std::set<std::string>* used) {
   return unique;
 }
 
+// Training-mode batch norm: normalises with the batch's statistics and
+// updates the running mean / variance buffers in place. ONNX's momentum
+// weighs the old value (running = running * m + batch * (1 - m)); LibTorch's
+// weighs the new one, hence 1 - m.
+torch::Tensor batch_norm_with_batch_statistics(const OnnxNode& n, const std::vector<torch::Tensor>& in) {
+  const auto attr = [&](const char* key, float fallback) {
+    const auto it = n.attrs.find(key);
+    return it == n.attrs.end() ? fallback : it->second.f;
+  };
+  return torch::batch_norm(in.at(0), in.at(1), in.at(2), in.at(3), in.at(4), /*training=*/true,
+                           1.0 - attr("momentum", 0.9f), attr("epsilon", 1e-5f), /*cudnn_enabled=*/true);
+}
+
+OnnxTensor to_onnx_tensor(const torch::Tensor& value, OnnxType type) {
+  static const std::map<OnnxType, torch::Dtype> types = {{OnnxType::Float, torch::kFloat32},
+                                                         {OnnxType::Double, torch::kFloat64},
+                                                         {OnnxType::Int64, torch::kInt64},
+                                                         {OnnxType::Int32, torch::kInt32},
+                                                         {OnnxType::Bool, torch::kBool}};
+  const torch::Tensor c = value.detach().to(torch::kCPU, types.at(type)).contiguous();
+  OnnxTensor t;
+  t.type = type;
+  t.dims = c.sizes().vec();
+  const auto* p = static_cast<const unsigned char*>(c.data_ptr());
+  t.data.assign(p, p + c.numel() * static_cast<int64_t>(c.element_size()));
+  return t;
+}
+
 }  // namespace
 
 OnnxGraphModuleImpl::OnnxGraphModuleImpl(const std::string& path) : graph_(read_onnx_graph(path)) {
@@ -68,6 +97,7 @@ OnnxGraphModuleImpl::OnnxGraphModuleImpl(const std::string& path) : graph_(read_
     const bool learn = u->second && t.type == OnnxType::Float && t.numel() > 1;
     const std::string name = tensor_name(value, &used);
     names_[value] = name;
+    types_[value] = t.type;
     fixed_[value] = learn ? register_parameter(name, to_torch(t)) : register_buffer(name, to_torch(t));
   }
 
@@ -102,7 +132,9 @@ torch::Tensor OnnxGraphModuleImpl::forward(const torch::Tensor& x, const std::st
       if (!c.defined()) throw Error("'" + path() + "': ONNX node " + n.label() + " reads '" + v + "', which nothing produces");
       in.push_back(c);
     }
-    std::vector<torch::Tensor> out = run_onnx_op(n, in);
+    std::vector<torch::Tensor> out = update_bn_stats_ && is_training() && n.op == "BatchNormalization"
+                                         ? std::vector<torch::Tensor>{batch_norm_with_batch_statistics(n, in)}
+                                         : run_onnx_op(n, in);
     for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k) {
       if (n.outputs[k] == want) return out[k];
       values[n.outputs[k]] = std::move(out[k]);
@@ -112,6 +144,16 @@ torch::Tensor OnnxGraphModuleImpl::forward(const torch::Tensor& x, const std::st
   const auto it = values.find(want);
   if (it == values.end()) throw Error("'" + path() + "': no node produces '" + want + "'");
   return it->second;
+}
+
+std::map<std::string, OnnxTensor> OnnxGraphModuleImpl::constant_values() const {
+  std::map<std::string, OnnxTensor> out;
+  for (const auto& [value, tensor] : fixed_) out[value] = to_onnx_tensor(tensor, types_.at(value));
+  return out;
+}
+
+void OnnxGraphModuleImpl::save_onnx(const std::string& dst) const {
+  write_onnx_with_constants(path(), dst, constant_values());
 }
 
 std::string OnnxGraphModuleImpl::pre_activation_output() const {

@@ -41,12 +41,29 @@ class OnnxGraphModuleImpl : public torch::nn::Module {
   // allowed in LibTorch names and becomes '_'); for export back to ONNX.
   const std::map<std::string, std::string>& value_to_tensor_name() const { return names_; }
 
+  // Batch norm normalises with its running statistics (eval-mode) by
+  // default, also in training: fine-tuning batches are small and the shipped
+  // statistics come from the original, much larger training set. With
+  // `update` true, BatchNormalization nodes normalise with batch statistics
+  // in training mode and update the running ones (ONNX's `momentum`).
+  void set_update_bn_stats(bool update) { update_bn_stats_ = update; }
+  bool update_bn_stats() const { return update_bn_stats_; }
+
+  // The current value of every constant the graph reads (parameters and
+  // buffers), in the element type the file stored it in, by ONNX value name.
+  std::map<std::string, OnnxTensor> constant_values() const;
+  // Writes the original file with the current values (onnx_writer.h:
+  // everything but the constants' data stays as it was), atomically.
+  void save_onnx(const std::string& dst) const;
+
  private:
   torch::Tensor constant(const std::string& value) const;
 
   OnnxGraph graph_;
   std::map<std::string, torch::Tensor> fixed_;   // value name -> parameter or buffer (registered)
   std::map<std::string, std::string> names_;
+  std::map<std::string, OnnxType> types_;        // value name -> element type in the file
+  bool update_bn_stats_ = false;
   std::vector<std::vector<std::string>> release_after_;  // per node: values last read there
 };
 TORCH_MODULE(OnnxGraphModule);

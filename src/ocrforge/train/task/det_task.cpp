@@ -118,16 +118,37 @@ DetTask::DetTask(const Config& config, const TrainerOptions& o, torch::Device de
     : config_(config), device_(device) {
   seed_ = o.seed;
   const YAML::Node root = config.root();
-  arch_ = det_arch_from_yaml(root["Architecture"]);
   arch_text_ = YAML::Dump(root["Architecture"]);
-  model_ = DetModel(arch_);
+  if (is_onnx_architecture(root["Architecture"])) {
+    OnnxTaskModel m = load_onnx_task_model(root["Architecture"], "a DB detector (final Sigmoid)");
+    onnx_ = m.graph;
+    onnx_logits_ = m.logits;
+    info_.push_back(m.log_line + "; the deployed graph has no threshold branch: loss = shrink + binary terms on its map");
+  } else {
+    arch_ = det_arch_from_yaml(root["Architecture"]);
+    model_ = DetModel(arch_);
+  }
   loss_ = DBLoss(db_loss_from_yaml(root["Loss"]));
   post_ = db_post_params_from_yaml(root["PostProcess"]);
   to_device(device);
 }
 
+torch::nn::Module& DetTask::model() {
+  if (onnx_) return *onnx_;
+  return *model_;
+}
+
+torch::Tensor DetTask::probability_maps(const torch::Tensor& images) {
+  if (onnx_) return onnx_->forward(images.to(device_));  // the graph ends in the Sigmoid
+  return model_->forward(images.to(device_));            // eval mode: the shrink map
+}
+
 void DetTask::to_device(torch::Device device) {
   device_ = device;
+  if (onnx_) {  // op-by-op ATen: NCHW as the input comes
+    onnx_->to(device);
+    return;
+  }
   model_->to(device);
   model_->set_channels_last(!device.is_cuda());  // as RecTask: NHWC is faster on CPU
 }
@@ -145,10 +166,16 @@ std::unique_ptr<BatchLoader> DetTask::make_loader(const std::string& name, bool 
 
 StepLoss DetTask::train_step(const Batch& batch) {
   StepLoss s;
-  s.output = model_->forward(batch.at("image").to(device_));
   DBTargets t{batch.at("shrink_map").to(device_), batch.at("shrink_mask").to(device_),
               batch.at("threshold_map").to(device_), batch.at("threshold_mask").to(device_)};
-  DBLossParts parts = loss_(s.output, t);
+  DBLossParts parts;
+  if (onnx_) {
+    s.output = onnx_->forward(batch.at("image").to(device_), onnx_logits_);
+    parts = loss_.probability_map_only(s.output, t);
+  } else {
+    s.output = model_->forward(batch.at("image").to(device_));
+    parts = loss_(s.output, t);
+  }
   s.loss = parts.loss;
   for (const auto& [name, value] : parts.named())
     if (name != "loss") s.parts.emplace_back(name, value.item<double>());
@@ -156,7 +183,7 @@ StepLoss DetTask::train_step(const Batch& batch) {
 }
 
 EvalMetrics DetTask::evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) {
-  model_->eval();
+  model().eval();
   torch::NoGradGuard no_grad;
   Stopwatch sw;
   DetMetric metric;
@@ -166,7 +193,7 @@ EvalMetrics DetTask::evaluate(BatchLoader& loader, const std::function<void(size
   long images = 0;
   Batch batch;
   while (loader.next(&batch)) {
-    const torch::Tensor maps = model_->forward(batch.at("image").to(device_));
+    const torch::Tensor maps = probability_maps(batch.at("image"));
     for (size_t i = 0; i < batch.size(); ++i) {
       const auto& truth = std::any_cast<const DetTruth&>(batch.extras[i]);
       std::vector<std::vector<cv::Point2f>> boxes;
@@ -177,7 +204,7 @@ EvalMetrics DetTask::evaluate(BatchLoader& loader, const std::function<void(size
     }
     if (progress) progress(++done, total);
   }
-  model_->train();
+  model().train();
   EvalMetrics r;
   r.values = {{"precision", metric.precision()}, {"recall", metric.recall()}, {"hmean", metric.hmean()}};
   r.samples = images;

@@ -1,11 +1,13 @@
 // DB text detection as a training task: DetModel (MobileNetV3 / ResNet_vd +
-// DBFPN / RSEFPN + DBHead), the det data pipeline (det_dataset.h), DBLoss,
-// and evaluation with the inference DB post-processing (vision/) and
-// DetMetric (precision / recall / hmean).
+// DBFPN / RSEFPN + DBHead) or a deployed ONNX DB detector (algorithm ONNX:
+// DBLoss::probability_map_only on the map before its final Sigmoid), the det
+// data pipeline (det_dataset.h), DBLoss, and evaluation with the inference DB
+// post-processing (vision/) and DetMetric (precision / recall / hmean).
 #pragma once
 #include "ocrforge/core/config_schema.h"
 #include "ocrforge/train/models/db_loss.h"
 #include "ocrforge/train/models/det_model.h"
+#include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/task/task.h"
 #include "ocrforge/vision/db_postprocess.h"
 
@@ -16,7 +18,7 @@ class DetTask : public Task {
   // Reads Architecture, Loss (DBLoss), PostProcess (DBPostProcess).
   DetTask(const Config& config, const TrainerOptions& options, torch::Device device);
 
-  torch::nn::Module& model() override { return *model_; }
+  torch::nn::Module& model() override;
   std::string architecture_text() const override { return arch_text_; }
   void to_device(torch::Device device) override;
   std::unique_ptr<BatchLoader> make_loader(const std::string& section, bool training, int rank,
@@ -24,15 +26,23 @@ class DetTask : public Task {
   StepLoss train_step(const Batch& batch) override;
   EvalMetrics evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) override;
   std::string default_main_indicator() const override { return "hmean"; }
+  std::vector<std::string> startup_info() const override { return info_; }
 
   const DbPostParams& postprocess() const { return post_; }
-  DetModel det_model() const { return model_; }
+  DetModel det_model() const { return model_; }       // null for algorithm ONNX
+  OnnxGraphModule onnx_model() const { return onnx_; }  // null for native models
 
  private:
+  // Probability maps N x 1 x H x W of a batch (eval), on device_.
+  torch::Tensor probability_maps(const torch::Tensor& images);
+
   const Config& config_;
   DetArchSpec arch_;
   std::string arch_text_;
   DetModel model_{nullptr};
+  OnnxGraphModule onnx_{nullptr};
+  std::string onnx_logits_;  // the ONNX graph's pre-sigmoid map
+  std::vector<std::string> info_;
   DBLoss loss_;
   DbPostParams post_;
   torch::Device device_{torch::kCPU};

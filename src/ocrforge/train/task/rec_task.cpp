@@ -22,15 +22,68 @@ RecTask::RecTask(const Config& config, const TrainerOptions& o, torch::Device de
   seed_ = o.seed;
   ignore_space_ = o.ignore_space;
   const YAML::Node root = config.root();
-  arch_ = rec_arch_from_yaml(root["Architecture"], charset_.num_classes());
   arch_text_ = YAML::Dump(root["Architecture"]);
-  model_ = RecModel(arch_);
+  if (is_onnx_architecture(root["Architecture"])) {
+    load_onnx(root["Architecture"]);
+  } else {
+    arch_ = rec_arch_from_yaml(root["Architecture"], charset_.num_classes());
+    model_ = RecModel(arch_);
+  }
   use_focal_loss_ = config.get<bool>("Loss.use_focal_loss", false);
   to_device(device);
 }
 
+void RecTask::load_onnx(const YAML::Node& architecture) {
+  OnnxTaskModel m = load_onnx_task_model(architecture, "a CTC recognizer (final Softmax)");
+  onnx_ = m.graph;
+  onnx_logits_ = m.logits;
+  const OnnxArchSpec& spec = m.spec;
+  // The dictionary must fit the model's classes (blank + characters [+ space]).
+  // Probed with a blank image at the PP-OCR rec heights (v3 / v4: 48, v2: 32).
+  torch::NoGradGuard no_grad;
+  onnx_->eval();
+  int64_t classes = -1;
+  std::string probe_error;
+  for (int64_t height : {48, 32}) {
+    try {
+      classes = onnx_->forward(torch::zeros({1, 3, height, 320}), onnx_logits_).size(-1);
+      break;
+    } catch (const std::exception& e) {
+      probe_error = e.what();
+    }
+  }
+  onnx_->train();
+  if (classes < 0)
+    throw UsageError("Architecture.onnx_model: '" + spec.onnx_model +
+                     "' does not run on a 3 x 48 x 320 or 3 x 32 x 320 image: " + probe_error);
+  if (classes != charset_.num_classes())
+    throw UsageError("Global.character_dict_path: the dictionary gives " + std::to_string(charset_.num_classes()) +
+                     " classes (blank + characters, + space with Global.use_space_char) but '" + spec.onnx_model +
+                     "' outputs " + std::to_string(classes) +
+                     "; use the dictionary the model was trained with, and the same use_space_char");
+  info_.push_back(m.log_line);
+}
+
+torch::nn::Module& RecTask::model() {
+  if (onnx_) return *onnx_;
+  return *model_;
+}
+
+std::optional<float> RecTask::pinned_l2_decay(const std::string& name) const {
+  return model_ ? model_->pinned_l2_decay(name) : std::nullopt;
+}
+
+torch::Tensor RecTask::logits(const torch::Tensor& images) {
+  if (onnx_) return onnx_->forward(images.to(device_), onnx_logits_);
+  return model_->forward(images.to(device_));
+}
+
 void RecTask::to_device(torch::Device device) {
   device_ = device;
+  if (onnx_) {  // op-by-op ATen: the graph runs in the input's memory format (NCHW)
+    onnx_->to(device);
+    return;
+  }
   model_->to(device);
   // NHWC on CPU (+28% training throughput measured in Python on the same
   // libtorch, docs/benchmarks.md). CUDA keeps NCHW: cuDNN's fp32 depthwise
@@ -39,6 +92,7 @@ void RecTask::to_device(torch::Device device) {
 }
 
 void RecTask::check_trainable() const {
+  if (onnx_) return;
   // use_guide detaches the backbone from the CTC branch: PaddleOCR trains the
   // backbone through the SAR/NRTR branch of MultiHead, which we do not train
   // yet, so the backbone would silently never learn.
@@ -69,7 +123,7 @@ std::unique_ptr<BatchLoader> RecTask::make_loader(const std::string& name, bool 
 
 StepLoss RecTask::train_step(const Batch& batch) {
   StepLoss s;
-  s.output = model_->forward(batch.at("image").to(device_));
+  s.output = logits(batch.at("image"));
   s.loss = ctc_loss(s.output, batch.at("label").to(device_), batch.at("length").to(device_), use_focal_loss_);
   return s;
 }
@@ -83,7 +137,7 @@ MetricSums RecTask::train_metrics(const Batch& batch, const StepLoss& step) {
 }
 
 EvalMetrics RecTask::evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) {
-  model_->eval();
+  model().eval();
   torch::NoGradGuard no_grad;
   Stopwatch sw;
   RecMetric metric(ignore_space_);
@@ -92,11 +146,11 @@ EvalMetrics RecTask::evaluate(BatchLoader& loader, const std::function<void(size
   size_t done = 0;
   Batch batch;
   while (loader.next(&batch)) {
-    const auto texts = decode_logits(model_->forward(batch.at("image").to(device_)), charset_);
+    const auto texts = decode_logits(logits(batch.at("image")), charset_);
     for (size_t i = 0; i < texts.size(); ++i) metric.add(texts[i], batch.texts[i]);
     if (progress) progress(++done, total);
   }
-  model_->train();
+  model().train();
   EvalMetrics r;
   r.values = {{"acc", metric.acc()}, {"norm_edit_dis", metric.norm_edit_dis()}};
   r.samples = metric.count();

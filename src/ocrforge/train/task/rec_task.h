@@ -1,9 +1,12 @@
 // Recognition (CTC) as a training task: SVTR_LCNet / CRNN models
-// (models/rec_model.h), the rec data pipeline, CTC (or focal CTC) loss,
-// acc / norm_edit_dis from greedy CTC decoding (the inference decoder).
+// (models/rec_model.h) or a deployed ONNX recognizer (algorithm ONNX,
+// onnx/onnx_arch.h: CTC on the logits that feed its final Softmax), the rec
+// data pipeline, CTC (or focal CTC) loss, acc / norm_edit_dis from greedy CTC
+// decoding (the inference decoder).
 #pragma once
 #include "ocrforge/core/charset.h"
 #include "ocrforge/train/models/rec_model.h"
+#include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/task/task.h"
 
 namespace ocrforge {
@@ -14,9 +17,9 @@ class RecTask : public Task {
   // Architecture, Loss.use_focal_loss, Metric.ignore_space.
   RecTask(const Config& config, const TrainerOptions& options, torch::Device device);
 
-  torch::nn::Module& model() override { return *model_; }
+  torch::nn::Module& model() override;
   std::string architecture_text() const override { return arch_text_; }
-  std::optional<float> pinned_l2_decay(const std::string& name) const override { return model_->pinned_l2_decay(name); }
+  std::optional<float> pinned_l2_decay(const std::string& name) const override;
   void to_device(torch::Device device) override;
   std::unique_ptr<BatchLoader> make_loader(const std::string& section, bool training, int rank,
                                            int world_size) override;
@@ -25,19 +28,28 @@ class RecTask : public Task {
   EvalMetrics evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) override;
   std::string default_main_indicator() const override { return "acc"; }
   std::vector<std::string> startup_warnings() const override;
+  std::vector<std::string> startup_info() const override { return info_; }
 
   // use_guide without the SAR branch would leave the backbone untrained:
   // UsageError (checked before training, not for evaluation).
   void check_trainable() const override;
   const Charset& charset() const { return charset_; }
-  RecModel rec_model() const { return model_; }
+  RecModel rec_model() const { return model_; }     // null for algorithm ONNX
+  OnnxGraphModule onnx_model() const { return onnx_; }  // null for native models
 
  private:
+  // N x T x classes logits of a batch of images (on device_).
+  torch::Tensor logits(const torch::Tensor& images);
+  void load_onnx(const YAML::Node& architecture);
+
   const Config& config_;
   Charset charset_;
   RecArchSpec arch_;
   std::string arch_text_;
   RecModel model_{nullptr};
+  OnnxGraphModule onnx_{nullptr};
+  std::string onnx_logits_;  // the ONNX graph's pre-softmax value
+  std::vector<std::string> info_;
   torch::Device device_{torch::kCPU};
   int max_text_length_ = 25;
   uint64_t seed_ = 1024;

@@ -80,9 +80,11 @@ class Task {
   virtual void check_trainable() const {}
   // Warnings the trainer should log once at start (e.g. heads not built).
   virtual std::vector<std::string> startup_warnings() const { return {}; }
+  // Facts the trainer logs once at start (e.g. what was frozen).
+  virtual std::vector<std::string> startup_info() const { return {}; }
 };
 
-// The task for Architecture.model_type (rec | det). `device` is where the
+// The task for Architecture.model_type (rec | det; algorithm ONNX: rec | det | cls). `device` is where the
 // model runs. UsageError naming the key for other model types or bad values.
 std::unique_ptr<Task> make_task(const Config& config, const TrainerOptions& options, torch::Device device);
 

@@ -12,10 +12,14 @@ std::unique_ptr<Task> make_task(const Config& config, const TrainerOptions& opti
   if (model_type == "rec") return std::make_unique<RecTask>(config, options, device);
   if (model_type == "det") {
     const std::string algorithm = config.get<std::string>("Architecture.algorithm", "DB");
-    if (algorithm != "DB")
-      throw UsageError("Architecture.algorithm: '" + algorithm + "' detection training is not supported yet (supported: DB)");
+    if (algorithm != "DB" && algorithm != "ONNX")
+      throw UsageError("Architecture.algorithm: '" + algorithm +
+                       "' detection training is not supported yet (supported: DB, ONNX)");
     return std::make_unique<DetTask>(config, options, device);
   }
+  if (model_type == "cls")
+    throw UsageError("Architecture.model_type: cls training is not supported yet: the classifier's data pipeline "
+                     "(ClsLabelEncode, ClsResizeImg) is missing; rec and det train, natively or from ONNX");
   throw UsageError("Architecture.model_type: '" + model_type + "' training is not supported yet (supported: rec, det)");
 }
 

@@ -1,0 +1,115 @@
+// `ocrforge export` of a model fine-tuned from ONNX: with no training the
+// written file computes exactly what the shipped one does (in ONNX Runtime),
+// trained weights from a checkpoint reach the file, and bad requests fail
+// with errors naming the key.
+#include "ocrforge/train/export/export_model.h"
+
+#include <gtest/gtest.h>
+
+#include "ocrforge/core/config.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/onnx/onnx_graph_module.h"
+#include "ocrforge/train/task/task.h"
+#include "ocrforge/train/task/training_schema.h"
+#include "train/onnx/shipped_model_inputs.h"
+
+namespace ocrforge {
+namespace {
+
+std::string rec_config(const std::string& out, const std::string& extra = "") {
+  return "Global: {character_dict_path: " + test::model_root() +
+         "/ppocr_keys_v1.txt, use_space_char: true, save_inference_dir: " + out + extra +
+         "}\nArchitecture: {model_type: rec, algorithm: ONNX, onnx_model: " + test::model_root() +
+         "/rec/inference.onnx}\n";
+}
+
+TEST(ExportModel, RecognizerWithoutTrainingComputesExactlyTheShippedModel) {
+  const std::string out = test::fresh_dir("export_rec_untrained");
+  const ExportReport r = export_inference_model(Config::from_string(rec_config(out)));
+  EXPECT_EQ(r.onnx_path, out + "/inference.onnx");
+  EXPECT_GT(r.parameters, 100);
+  for (const auto& [name, w] : {std::pair{"ch_word_3.jpg", 320}, {"imgs_en_254.jpg", 160}}) {
+    const torch::Tensor x = test::sample_picture(name, 48, w, false);
+    const double diff =
+        (test::ort_output(r.onnx_path, "rec", x) - test::ort_output(test::model_root() + "/rec/inference.onnx", "rec", x)).abs().max().item<double>();
+    EXPECT_LE(diff, 1e-6) << name;
+  }
+}
+
+TEST(ExportModel, DetectorWithoutTrainingComputesExactlyTheShippedModel) {
+  const std::string out = test::fresh_dir("export_det_untrained");
+  const ExportReport r = export_inference_model(Config::from_string(
+      "Global: {save_inference_dir: " + out + "}\nArchitecture: {model_type: det, algorithm: ONNX, onnx_model: " +
+      test::model_root() + "/det/inference.onnx}\nLoss: {name: DBLoss}\n"));
+  const torch::Tensor x = test::sample_picture("imgs_11.jpg", 320, 416, true);
+  const double diff =
+      (test::ort_output(r.onnx_path, "det", x) - test::ort_output(test::model_root() + "/det/inference.onnx", "det", x)).abs().max().item<double>();
+  EXPECT_LE(diff, 1e-6);
+}
+
+// Weights changed in LibTorch, saved as a checkpoint, exported: ORT on the
+// file computes what the changed LibTorch module computes, not the original.
+TEST(ExportModel, TrainedWeightsFromACheckpointReachTheFile) {
+  const std::string out = test::fresh_dir("export_rec_trained");
+  register_training_schema();
+  const Config config = Config::from_string(rec_config(out));
+  std::unique_ptr<Task> task = make_task(config, trainer_options_from_config(config), torch::kCPU);
+  auto* graph = dynamic_cast<OnnxGraphModuleImpl*>(&task->model());
+  ASSERT_NE(graph, nullptr);
+  {
+    torch::NoGradGuard no_grad;
+    torch::Generator g = at::detail::createCPUGenerator(5);
+    for (auto& p : graph->parameters()) p.add_(torch::randn(p.sizes(), g) * 0.01 * (p.abs().mean() + 1e-3));
+  }
+  save_checkpoint(out + "/ckpt", task->model(), nullptr, CheckpointData{});
+  const ExportReport r = export_inference_model(Config::from_string(rec_config(out, ", pretrained_model: " + out + "/ckpt")));
+  EXPECT_EQ(r.weights_from, out + "/ckpt.ckpt");
+
+  graph->eval();
+  const torch::Tensor x = test::sample_picture("ch_word_3.jpg", 48, 320, false);
+  torch::Tensor ours;
+  {
+    torch::NoGradGuard no_grad;
+    ours = graph->forward(x);
+  }
+  const torch::Tensor exported = test::ort_output(r.onnx_path, "rec", x);
+  EXPECT_LE((exported - ours).abs().max().item<double>(), 1e-4);
+  const torch::Tensor shipped = test::ort_output(test::model_root() + "/rec/inference.onnx", "rec", x);
+  EXPECT_GT((exported - shipped).abs().max().item<double>(), 1e-3) << "the perturbed weights must show";
+}
+
+TEST(ExportModel, ErrorsNameTheProblem) {
+  const std::string out = test::fresh_dir("export_errors");
+  auto error_of = [](const std::string& yaml) -> std::string {
+    try {
+      export_inference_model(Config::from_string(yaml));
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(error_of("Global: {character_dict_path: x}\nArchitecture: {model_type: rec, algorithm: ONNX, onnx_model: " +
+                     test::model_root() + "/rec/inference.onnx}\n")
+                .find("Global.save_inference_dir: missing"),
+            std::string::npos);
+  EXPECT_NE(error_of("Global: {save_inference_dir: " + out +
+                     "}\nArchitecture: {model_type: det, algorithm: DB, Backbone: {name: MobileNetV3}, "
+                     "Neck: {name: DBFPN, out_channels: 96}, Head: {name: DBHead}}\n")
+                .find("not supported yet"),
+            std::string::npos);
+  // A dictionary that does not fit the model's 6,625 classes.
+  test::write_text(out + "/abc.txt", "a\nb\nc\n");
+  EXPECT_NE(error_of("Global: {character_dict_path: " + out + "/abc.txt, save_inference_dir: " + out +
+                     "}\nArchitecture: {model_type: rec, algorithm: ONNX, onnx_model: " + test::model_root() +
+                     "/rec/inference.onnx}\n")
+                .find("outputs 6625"),
+            std::string::npos);
+  // A checkpoint that is not there.
+  EXPECT_NE(error_of(rec_config(out, ", pretrained_model: /nonexistent/ckpt")).find("/nonexistent/ckpt"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace ocrforge
