@@ -49,6 +49,19 @@ TEST(ExportModel, DetectorWithoutTrainingComputesExactlyTheShippedModel) {
   EXPECT_LE(diff, 1e-6);
 }
 
+// The classifier has no training task yet (no cls data pipeline), but its
+// graph goes back to ONNX unchanged all the same.
+TEST(ExportModel, ClassifierGraphWrittenBackComputesExactlyTheShippedModel) {
+  const std::string out = test::fresh_dir("export_cls_untrained");
+  const std::string shipped = test::model_root() + "/cls/inference.onnx";
+  OnnxGraphModule graph(shipped);
+  graph->save_onnx(out + "/inference.onnx");
+  const torch::Tensor x = test::sample_picture("ch_word_2.jpg", 48, 192, false);
+  const double diff =
+      (test::ort_output(out + "/inference.onnx", "cls", x) - test::ort_output(shipped, "cls", x)).abs().max().item<double>();
+  EXPECT_LE(diff, 1e-6);
+}
+
 // Weights changed in LibTorch, saved as a checkpoint, exported: ORT on the
 // file computes what the changed LibTorch module computes, not the original.
 TEST(ExportModel, TrainedWeightsFromACheckpointReachTheFile) {
