@@ -18,11 +18,18 @@ function(ocrforge_add_test name)
   # unit plus a stray argument "train" and `ctest -L train` found nothing.
   # Instead a file included by ctest after the discovered tests sets them on
   # the list the discovery defines (<name>_TESTS), where the list stays whole.
+  # Slow tests train or spawn worker processes on all cores, and LibTorch's
+  # threads spin: two of them side by side each ran ~11x slower (the rec
+  # overfit test: 72 s alone, 805 s beside the det one). They run alone.
+  set(serial "")
+  if("slow" IN_LIST labels)
+    set(serial " RUN_SERIAL TRUE")
+  endif()
   gtest_discover_tests(${name} WORKING_DIRECTORY ${PROJECT_BINARY_DIR} DISCOVERY_TIMEOUT 60)
   set(label_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake")
   file(WRITE "${label_file}"
     "if(DEFINED ${name}_TESTS)\n"
-    "  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${labels}\")\n"
+    "  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${labels}\"${serial})\n"
     "endif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${label_file}")
 endfunction()
