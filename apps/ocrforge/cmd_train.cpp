@@ -14,6 +14,7 @@
 #include "ocrforge/train/loop/allocator_tuning.h"
 #include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/loop/stop_signal.h"
+#include "ocrforge/train/onnx/onnx_arch.h"
 #include "train_args.h"
 
 namespace ocrforge {
@@ -57,7 +58,7 @@ int cmd_eval(const Args& args) {
   Config c = load_train_config(t);
   // A model fine-tuned from ONNX starts from the file's own weights: evaluating
   // it without a checkpoint scores the shipped model (the "before" figure).
-  const bool onnx = c.get<std::string>("Architecture.algorithm", "") == "ONNX";
+  const bool onnx = is_onnx_architecture(c.root()["Architecture"]);
   if (!onnx && c.get<std::string>("Global.checkpoints", "").empty() &&
       c.get<std::string>("Global.pretrained_model", "").empty())
     throw UsageError("eval needs weights: -o Global.checkpoints=<save_model_dir>/best_accuracy");

@@ -1,11 +1,8 @@
 // ONNX protobuf -> OnnxGraph (onnx_graph.h).
 #include "ocrforge/onnx/onnx_graph.h"
 
-#include <onnx/onnx_pb.h>
-
-#include <fstream>
-
 #include "ocrforge/core/error.h"
+#include "ocrforge/onnx/onnx_model_file.h"
 
 namespace ocrforge {
 
@@ -104,10 +101,7 @@ std::string OnnxNode::label() const {
 }
 
 OnnxGraph read_onnx_graph(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read ONNX model '" + path + "': missing or no permission");
-  onnx::ModelProto model;
-  if (!model.ParseFromIstream(&in)) throw Error("'" + path + "' is not an ONNX model (protobuf parse failed)");
+  const onnx::ModelProto model = onnx_file::load(path);
   OnnxGraph g;
   g.path = path;
   for (const auto& op : model.opset_import())

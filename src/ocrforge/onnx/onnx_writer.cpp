@@ -2,15 +2,13 @@
 #include "ocrforge/onnx/onnx_writer.h"
 
 #include <onnx/checker.h>
-#include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 
+#include "ocrforge/core/atomic_file.h"
 #include "ocrforge/core/error.h"
+#include "ocrforge/onnx/onnx_model_file.h"
 
 namespace ocrforge {
 
@@ -37,12 +35,6 @@ void fill_tensor(const OnnxTensor& t, const std::string& name, onnx::TensorProto
   out->set_raw_data(std::string(t.data.begin(), t.data.end()));
 }
 
-std::string shape_text(const google::protobuf::RepeatedField<int64_t>& dims) {
-  std::string s = "[";
-  for (int i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
-  return s + "]";
-}
-
 std::string shape_text(const std::vector<int64_t>& dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
@@ -54,7 +46,7 @@ void replace_tensor(onnx::TensorProto* proto, const OnnxTensor& t, const std::st
   const std::vector<int64_t> dims(proto->dims().begin(), proto->dims().end());
   if (proto->data_type() != onnx_type(t.type) || dims != t.dims)
     throw Error("'" + src + "': new value for '" + name + "' has shape " + shape_text(t.dims) +
-                " where the model holds " + shape_text(proto->dims()) + " (or another element type)");
+                " where the model holds " + shape_text(dims) + " (or another element type)");
   if (static_cast<size_t>(t.numel()) * onnx_type_size(t.type) != t.data.size())
     throw Error("new value for '" + name + "' holds " + std::to_string(t.data.size()) + " bytes; its shape needs " +
                 std::to_string(t.numel() * static_cast<int64_t>(onnx_type_size(t.type))));
@@ -62,37 +54,16 @@ void replace_tensor(onnx::TensorProto* proto, const OnnxTensor& t, const std::st
   fill_tensor(t, original_name, proto);
 }
 
+// core's atomic write (temp file + rename): a crash never leaves a half model.
 void save_atomically(const onnx::ModelProto& model, const std::string& dst) {
-  namespace fs = std::filesystem;
-  const fs::path target(dst);
+  const std::filesystem::path target(dst);
   if (target.has_parent_path()) {
     std::error_code ec;
-    fs::create_directories(target.parent_path(), ec);
+    std::filesystem::create_directories(target.parent_path(), ec);
   }
-  const std::string tmp = dst + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write '" + dst + "': the folder is not writable; choose another output path");
-    if (!model.SerializeToOstream(&out) || !out.flush()) {
-      out.close();
-      std::remove(tmp.c_str());
-      throw Error("writing '" + dst + "' failed (disk full?)");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw Error("cannot move the new model to '" + dst + "': " + ec.message());
-  }
-}
-
-onnx::ModelProto load_model(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read ONNX model '" + path + "': missing or no permission");
-  onnx::ModelProto model;
-  if (!model.ParseFromIstream(&in)) throw Error("'" + path + "' is not an ONNX model (protobuf parse failed)");
-  return model;
+  std::string bytes;
+  if (!model.SerializeToString(&bytes)) throw Error("cannot serialise the model for '" + dst + "'");
+  write_file_atomic(dst, bytes);
 }
 
 // A float graph input / output; `shape` (-1: dynamic, named d0, d1, ...) when known.
@@ -116,7 +87,7 @@ void set_float_value_info(onnx::ValueInfoProto* vi, const std::string& name, con
 
 void write_onnx_with_constants(const std::string& src, const std::string& dst,
                                const std::map<std::string, OnnxTensor>& values) {
-  onnx::ModelProto model = load_model(src);
+  onnx::ModelProto model = onnx_file::load(src);
   std::map<std::string, bool> done;
   for (const auto& [name, t] : values) done[name] = false;
   auto* graph = model.mutable_graph();
@@ -187,7 +158,7 @@ void write_onnx_graph(const OnnxGraph& g, const std::string& dst) {
 }
 
 void check_onnx_model(const std::string& path) {
-  onnx::ModelProto model = load_model(path);
+  onnx::ModelProto model = onnx_file::load(path);
   try {
     onnx::checker::check_model(model);
     onnx::ShapeInferenceOptions options{true, 1, false};

@@ -11,19 +11,10 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/onnx/onnx_writer.h"
 #include "test_support.h"
+#include "train/onnx/tiny_onnx_parts.h"
 
 namespace ocrforge {
 namespace {
-
-OnnxTensor float_tensor(std::vector<int64_t> dims, uint64_t seed) {
-  OnnxTensor t;
-  t.dims = std::move(dims);
-  torch::Generator g = at::detail::createCPUGenerator(seed);
-  const torch::Tensor v = torch::randn({t.numel()}, g, torch::kFloat32);
-  t.data.resize(static_cast<size_t>(t.numel()) * 4);
-  std::memcpy(t.data.data(), v.data_ptr<float>(), t.data.size());
-  return t;
-}
 
 OnnxTensor int64_tensor(const std::vector<int64_t>& v) {
   OnnxTensor t;
@@ -43,13 +34,6 @@ OnnxNode node(const std::string& op, std::vector<std::string> in, const std::str
   return n;
 }
 
-OnnxAttribute ints(std::vector<int64_t> v) {
-  OnnxAttribute a;
-  a.kind = OnnxAttribute::Kind::Ints;
-  a.ints = std::move(v);
-  return a;
-}
-
 // x [N, 3, 6, 6] -> Conv 3x3 (2 filters, pad 1) -> BatchNormalization -> Relu
 // -> GlobalAveragePool -> Reshape [-1, 2] -> MatMul [2, 3] -> Add [3] -> Softmax.
 // A deploy-form graph in miniature: the same kinds of weights as PP-OCR's.
@@ -59,12 +43,12 @@ std::string write_tiny_graph(const std::string& dir) {
   g.inputs = {"x"};
   g.outputs = {"probs"};
   g.io_shapes = {{"x", {-1, 3, 6, 6}}, {"probs", {-1, 3}}};
-  g.constants["conv.w"] = float_tensor({2, 3, 3, 3}, 1);
-  g.constants["conv.b"] = float_tensor({2}, 2);
-  g.constants["bn.scale"] = float_tensor({2}, 3);
-  g.constants["bn.bias"] = float_tensor({2}, 4);
-  g.constants["bn.mean"] = float_tensor({2}, 5);
-  OnnxTensor var = float_tensor({2}, 6);
+  g.constants["conv.w"] = test::random_onnx_tensor({2, 3, 3, 3}, 1);
+  g.constants["conv.b"] = test::random_onnx_tensor({2}, 2);
+  g.constants["bn.scale"] = test::random_onnx_tensor({2}, 3);
+  g.constants["bn.bias"] = test::random_onnx_tensor({2}, 4);
+  g.constants["bn.mean"] = test::random_onnx_tensor({2}, 5);
+  OnnxTensor var = test::random_onnx_tensor({2}, 6);
   for (size_t i = 0; i < 2; ++i) {  // variances must be positive
     float v;
     std::memcpy(&v, var.data.data() + 4 * i, 4);
@@ -72,12 +56,12 @@ std::string write_tiny_graph(const std::string& dir) {
     std::memcpy(var.data.data() + 4 * i, &v, 4);
   }
   g.constants["bn.var"] = var;
-  g.constants["fc.w"] = float_tensor({2, 3}, 7);
-  g.constants["fc.b"] = float_tensor({3}, 8);
+  g.constants["fc.w"] = test::random_onnx_tensor({2, 3}, 7);
+  g.constants["fc.b"] = test::random_onnx_tensor({3}, 8);
   g.constants["shape"] = int64_tensor({-1, 2});
   OnnxNode conv = node("Conv", {"x", "conv.w", "conv.b"}, "c");
-  conv.attrs["pads"] = ints({1, 1, 1, 1});
-  conv.attrs["kernel_shape"] = ints({3, 3});
+  conv.attrs["pads"] = test::ints_attribute({1, 1, 1, 1});
+  conv.attrs["kernel_shape"] = test::ints_attribute({3, 3});
   g.nodes.push_back(conv);
   g.nodes.push_back(node("BatchNormalization", {"c", "bn.scale", "bn.bias", "bn.mean", "bn.var"}, "n"));
   g.nodes.push_back(node("Relu", {"n"}, "r"));
@@ -216,9 +200,9 @@ TEST(OnnxArch, TrainedWeightsWrittenBackReloadToTheSameOutputs) {
 TEST(OnnxArch, WritingAValueOfAnotherShapeOrAnUnknownNameFails) {
   const std::string dir = test::fresh_dir("onnx_arch_write_errors");
   const std::string path = write_tiny_graph(dir);
-  EXPECT_THROW(write_onnx_with_constants(path, dir + "/x.onnx", {{"fc.b", float_tensor({4}, 1)}}), Error);
+  EXPECT_THROW(write_onnx_with_constants(path, dir + "/x.onnx", {{"fc.b", test::random_onnx_tensor({4}, 1)}}), Error);
   try {
-    write_onnx_with_constants(path, dir + "/x.onnx", {{"head.w", float_tensor({3}, 1)}});
+    write_onnx_with_constants(path, dir + "/x.onnx", {{"head.w", test::random_onnx_tensor({3}, 1)}});
     FAIL() << "expected Error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("'head.w'"), std::string::npos) << e.what();

@@ -7,34 +7,17 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
-#include <cstring>
 
 #include "ocrforge/onnx/onnx_writer.h"
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/stop_signal.h"
 #include "ocrforge/train/onnx/onnx_graph_module.h"
 #include "train/loop/trainer_fixture.h"
+#include "train/onnx/tiny_onnx_parts.h"
 
 using namespace ocrforge;
 
 namespace {
-
-OnnxTensor random_tensor(std::vector<int64_t> dims, uint64_t seed, float scale) {
-  OnnxTensor t;
-  t.dims = std::move(dims);
-  torch::Generator g = at::detail::createCPUGenerator(seed);
-  const torch::Tensor v = torch::randn({t.numel()}, g, torch::kFloat32) * scale;
-  t.data.resize(static_cast<size_t>(t.numel()) * 4);
-  std::memcpy(t.data.data(), v.data_ptr<float>(), t.data.size());
-  return t;
-}
-
-OnnxAttribute ints(std::vector<int64_t> v) {
-  OnnxAttribute a;
-  a.kind = OnnxAttribute::Kind::Ints;
-  a.ints = std::move(v);
-  return a;
-}
 
 // x [N, 3, H, W] -> Conv 4x4 stride 4 (`classes` filters) -> ReduceMean over
 // H -> Transpose -> Softmax: N x W/4 x classes, a CTC recognizer's output.
@@ -44,8 +27,8 @@ std::string write_tiny_recognizer(const std::string& dir, int64_t classes) {
   g.inputs = {"x"};
   g.outputs = {"probs"};
   g.io_shapes = {{"x", {-1, 3, -1, -1}}, {"probs", {-1, -1, classes}}};
-  g.constants["conv.w"] = random_tensor({classes, 3, 4, 4}, 1, 0.1f);
-  g.constants["conv.b"] = random_tensor({classes}, 2, 0.1f);
+  g.constants["conv.w"] = test::random_onnx_tensor({classes, 3, 4, 4}, 1, 0.1f);
+  g.constants["conv.b"] = test::random_onnx_tensor({classes}, 2, 0.1f);
   auto node = [&](const std::string& op, std::vector<std::string> in, const std::string& out) -> OnnxNode& {
     OnnxNode n;
     n.op = op;
@@ -55,11 +38,11 @@ std::string write_tiny_recognizer(const std::string& dir, int64_t classes) {
     return g.nodes.back();
   };
   OnnxNode& conv = node("Conv", {"x", "conv.w", "conv.b"}, "c");
-  conv.attrs["kernel_shape"] = ints({4, 4});
-  conv.attrs["strides"] = ints({4, 4});
-  node("ReduceMean", {"c"}, "m").attrs["axes"] = ints({2});
+  conv.attrs["kernel_shape"] = test::ints_attribute({4, 4});
+  conv.attrs["strides"] = test::ints_attribute({4, 4});
+  node("ReduceMean", {"c"}, "m").attrs["axes"] = test::ints_attribute({2});
   g.nodes.back().attrs["keepdims"].kind = OnnxAttribute::Kind::Int;  // i = 0
-  node("Transpose", {"m"}, "logits").attrs["perm"] = ints({0, 2, 1});
+  node("Transpose", {"m"}, "logits").attrs["perm"] = test::ints_attribute({0, 2, 1});
   OnnxNode& softmax = node("Softmax", {"logits"}, "probs");
   softmax.attrs["axis"].kind = OnnxAttribute::Kind::Int;
   softmax.attrs["axis"].i = 2;
@@ -108,11 +91,13 @@ TEST(OnnxRecTrainer, ResumeEqualsUninterruptedRun) {
   }
   const auto w1 = weights_of(onnx, straight + "/latest"), w2 = weights_of(onnx, split + "/latest");
   const auto original = model_state(*OnnxGraphModule(onnx));
+  ASSERT_EQ(w1.size(), 2u) << "conv.w and conv.b";
   ASSERT_EQ(w1.size(), w2.size());
   for (const auto& [name, tensor] : w1) {
     EXPECT_LE((tensor - w2.at(name)).abs().max().item<double>(), 1e-5) << name;
-    if (tensor.is_floating_point())
+    if (tensor.is_floating_point()) {
       EXPECT_GT((tensor - original.at(name)).abs().max().item<double>(), 1e-4) << name << " did not train";
+    }
   }
 }
 

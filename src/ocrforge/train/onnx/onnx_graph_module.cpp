@@ -21,13 +21,17 @@ bool weight_slot(const OnnxNode& node, size_t slot) {
   return op == "MatMul" || op == "Add" || op == "Sub" || op == "Mul" || op == "Div";
 }
 
-torch::Tensor to_torch(const OnnxTensor& t) {
+torch::Dtype torch_dtype(OnnxType type) {
   static const std::map<OnnxType, torch::Dtype> types = {{OnnxType::Float, torch::kFloat32},
                                                          {OnnxType::Double, torch::kFloat64},
                                                          {OnnxType::Int64, torch::kInt64},
                                                          {OnnxType::Int32, torch::kInt32},
                                                          {OnnxType::Bool, torch::kBool}};
-  torch::Tensor out = torch::empty(t.dims, torch::TensorOptions().dtype(types.at(t.type)));
+  return types.at(type);
+}
+
+torch::Tensor to_torch(const OnnxTensor& t) {
+  torch::Tensor out = torch::empty(t.dims, torch::TensorOptions().dtype(torch_dtype(t.type)));
   if (!t.data.empty()) std::memcpy(out.data_ptr(), t.data.data(), t.data.size());
   return out;
 }
@@ -56,12 +60,7 @@ torch::Tensor batch_norm_with_batch_statistics(const OnnxNode& n, const std::vec
 }
 
 OnnxTensor to_onnx_tensor(const torch::Tensor& value, OnnxType type) {
-  static const std::map<OnnxType, torch::Dtype> types = {{OnnxType::Float, torch::kFloat32},
-                                                         {OnnxType::Double, torch::kFloat64},
-                                                         {OnnxType::Int64, torch::kInt64},
-                                                         {OnnxType::Int32, torch::kInt32},
-                                                         {OnnxType::Bool, torch::kBool}};
-  const torch::Tensor c = value.detach().to(torch::kCPU, types.at(type)).contiguous();
+  const torch::Tensor c = value.detach().to(torch::kCPU, torch_dtype(type)).contiguous();
   OnnxTensor t;
   t.type = type;
   t.dims = c.sizes().vec();
