@@ -21,7 +21,7 @@ PACKAGES=(cmake g++ make ccache pkg-config ca-certificates npm
   libopencv-dev libpolyclipping-dev libyaml-cpp-dev nlohmann-json3-dev
   libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   fonts-noto-cjk fonts-dejavu-core fonts-liberation2 wamerican libfreetype-dev libharfbuzz-dev
-  libtorch-dev libgloo-dev python3-torch libonnx-dev
+  libtorch-dev libgloo-dev python3-torch libonnx-dev python3-onnx
   tesseract-ocr tesseract-ocr-eng)
 
 log() { printf '[bootstrap] %s\n' "$*"; }
