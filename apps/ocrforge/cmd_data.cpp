@@ -1,4 +1,4 @@
-// `ocrforge data crop|split`: the two label-file chores of fine-tuning.
+// `ocrforge data crop|split|cls`: the label-file chores of fine-tuning.
 //
 //   data crop  --label det_gt.txt [--data_dir DIR] --out OUT
 //     Every readable region of a detection label file becomes a recognition
@@ -14,11 +14,20 @@
 //   data split --label FILE [--ratio 0.9] [--seed 1024] [--train_out F] [--eval_out F]
 //     A seeded split of FILE's lines (core/label_split.h), written next to
 //     FILE as <stem>_train.txt / <stem>_eval.txt unless named.
+//
+//   data cls --label rec_gt.txt [--data_dir DIR] --out OUT
+//     Direction-classifier data from upright text crops: every image of a
+//     recognition label file is written upright and turned by 180 degrees,
+//     OUT/cls_img/<n>_<stem>_0.png and _180.png, listed in OUT/cls_gt.txt as
+//     "cls_img/<name><TAB>0" / "<TAB>180" (the rec text is not needed). Both
+//     copies are encoded the same way (lossless PNG), so compression
+//     artefacts cannot tell the classes apart. Unreadable images fail alone.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 
+#include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
 #include "commands.h"
@@ -39,8 +48,10 @@ namespace {
 const char* kAbout =
     "usage: ocrforge data crop --label det_gt.txt [--data_dir DIR] --out OUT\n"
     "       ocrforge data split --label FILE [--ratio 0.9] [--seed 1024] [--train_out F] [--eval_out F]\n"
+    "       ocrforge data cls --label rec_gt.txt [--data_dir DIR] --out OUT\n"
     "crop: recognition crops + OUT/rec_gt.txt from a detection label file ('###' skipped)\n"
-    "split: train / eval label files from one label file (a seeded shuffle; line order kept)\n\n";
+    "split: train / eval label files from one label file (a seeded shuffle; line order kept)\n"
+    "cls: direction-classifier crops + OUT/cls_gt.txt (each upright crop as '0' and turned as '180')\n\n";
 
 std::vector<std::string> read_lines(const std::string& path, const std::string& flag) {
   std::ifstream in(path, std::ios::binary);
@@ -150,13 +161,58 @@ int data_crop(FlagSet& flags) {
   return n.failed_images > 0 ? 1 : 0;
 }
 
+int data_cls(FlagSet& flags) {
+  const std::string label = flags.get("label"), out = flags.get("out");
+  if (label.empty() || out.empty())
+    throw UsageError("--label (a recognition label file of upright crops) and --out (a folder) are required");
+  std::string data_dir = flags.get("data_dir");
+  if (data_dir.empty()) data_dir = fs::path(label).parent_path().string();
+  const std::vector<std::string> lines = read_lines(label, "--label");
+  fs::create_directories(fs::path(out) / "cls_img");
+  StagedFile cls_gt((fs::path(out) / "cls_gt.txt").string());
+  long written = 0, failed = 0, bad_lines = 0;
+  for (size_t no = 0; no < lines.size(); ++no) {
+    const size_t tab = lines[no].find('\t');
+    if (tab == 0 || tab == std::string::npos) {
+      if (++bad_lines <= 5) std::cerr << "data cls: " << label << ": line " << no + 1 << " skipped: not path<TAB>text\n";
+      continue;
+    }
+    const std::string path = lines[no].substr(0, tab);
+    const std::string image_path = (fs::path(data_dir) / path).string();
+    LoadedImage img;
+    try {
+      img = read_image(image_path);
+    } catch (const std::exception& e) {
+      ++failed;
+      std::cerr << "data cls: " << image_path << ": " << e.what() << "\n";
+      continue;
+    }
+    cv::Mat turned;
+    cv::rotate(img.bgr, turned, cv::ROTATE_180);
+    const std::string base = "cls_img/" + std::to_string(no + 1) + "_" + fs::path(path).stem().string();
+    for (const auto& [suffix, picture] : {std::make_pair(std::string("0"), img.bgr), std::make_pair(std::string("180"), turned)}) {
+      const std::string name = base + "_" + suffix + ".png";
+      std::vector<uchar> png;
+      if (!cv::imencode(".png", picture, png)) throw Error("cannot encode '" + name + "'");
+      write_file_atomic((fs::path(out) / name).string(), std::string(png.begin(), png.end()), /*durable*/ false);
+      cls_gt.append(name + "\t" + suffix + "\n");
+    }
+    ++written;
+  }
+  cls_gt.commit();
+  std::cout << "cls: " << written << " images -> " << 2 * written << " samples (0 and 180) -> " << cls_gt.path()
+            << "\nskipped: " << bad_lines << " bad lines, " << failed << " unreadable images\n";
+  if (written == 0 && failed == 0) throw Error("no image written: '" + label + "' lists no readable image");
+  return failed > 0 ? 1 : 0;
+}
+
 }  // namespace
 
 int cmd_data(const Args& args) {
   FlagSet flags("data");
-  flags.add("label", "", "crop: detection label file; split: any label file");
-  flags.add("data_dir", "", "crop: folder the label paths are relative to (default: the label file's folder)");
-  flags.add("out", "", "crop: output folder (crop_img/ and rec_gt.txt)");
+  flags.add("label", "", "crop: detection label file; split: any label file; cls: recognition label file");
+  flags.add("data_dir", "", "crop, cls: folder the label paths are relative to (default: the label file's folder)");
+  flags.add("out", "", "crop: output folder (crop_img/ and rec_gt.txt); cls: (cls_img/ and cls_gt.txt)");
   flags.add("ratio", "0.9", "split: share of lines for training, in (0, 1)");
   flags.add("seed", "1024", "split: seed of the shuffle (same seed, same split)");
   flags.add("train_out", "", "split: train file (default <label stem>_train.txt)");
@@ -166,9 +222,11 @@ int cmd_data(const Args& args) {
     std::cout << kAbout << flags.help_text();
     return 0;
   }
-  if (positional.size() != 1 || (positional[0] != "crop" && positional[0] != "split"))
-    throw UsageError("expected 'data crop' or 'data split' (see --help)");
-  return positional[0] == "crop" ? data_crop(flags) : data_split(flags);
+  if (positional.size() != 1 || (positional[0] != "crop" && positional[0] != "split" && positional[0] != "cls"))
+    throw UsageError("expected 'data crop', 'data split' or 'data cls' (see --help)");
+  if (positional[0] == "crop") return data_crop(flags);
+  if (positional[0] == "cls") return data_cls(flags);
+  return data_split(flags);
 }
 
 }  // namespace ocrforge

@@ -93,3 +93,32 @@ TEST(DataCli, BadUsageExitsTwoNamingTheProblem) {
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("nope.txt"), std::string::npos) << missing.err;
 }
+
+TEST(DataCli, ClsWritesEachCropUprightAndTurned) {
+  const std::string dir = test::fresh_dir("data_cls");
+  std::filesystem::create_directories(dir + "/crops");
+  cv::Mat crop(30, 80, CV_8UC3, cv::Scalar(255, 255, 255));
+  cv::rectangle(crop, cv::Rect(0, 0, 20, 10), cv::Scalar(0, 0, 0), cv::FILLED);  // dark top-left corner
+  ASSERT_TRUE(cv::imwrite(dir + "/crops/w.jpg", crop));
+  test::write_text(dir + "/crops/broken.jpg", "not a jpeg");
+  test::write_text(dir + "/rec_gt.txt", "crops/w.jpg\tWORD\ncrops/broken.jpg\tX\nno tab here\n");
+  const auto r = test::run_command(test::binary() + " data cls --label " + dir + "/rec_gt.txt --out " + dir + "/cls", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // the broken image fails alone
+  EXPECT_NE(r.err.find("broken.jpg"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("line 3 skipped"), std::string::npos) << r.err;
+  const auto lines = lines_of(test::read_text(dir + "/cls/cls_gt.txt"));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "cls_img/1_w_0.png\t0");
+  EXPECT_EQ(lines[1], "cls_img/1_w_180.png\t180");
+  const cv::Mat up = cv::imread(dir + "/cls/cls_img/1_w_0.png");
+  const cv::Mat turned = cv::imread(dir + "/cls/cls_img/1_w_180.png");
+  ASSERT_EQ(up.size(), crop.size());
+  ASSERT_EQ(turned.size(), crop.size());
+  // The dark corner moves from top-left to bottom-right; PNG keeps the JPEG's pixels exactly.
+  EXPECT_LT(up.at<cv::Vec3b>(2, 2)[0], 60);
+  EXPECT_LT(turned.at<cv::Vec3b>(27, 77)[0], 60);
+  EXPECT_GT(turned.at<cv::Vec3b>(2, 2)[0], 200);
+  cv::Mat back;
+  cv::rotate(turned, back, cv::ROTATE_180);
+  EXPECT_EQ(cv::norm(back, up, cv::NORM_INF), 0.0);
+}

@@ -217,3 +217,41 @@ TEST(LaunchCli, WorkersOfAKilledLauncherStopAndSave) {
   EXPECT_NE(test::read_text(dir + "/log/workerlog.0").find("signal 15 received: saving latest and stopping"),
             std::string::npos);
 }
+
+// A model fine-tuned from ONNX goes through the same launcher and gradient
+// averaging as a native one: the shipped direction classifier, two workers,
+// its crops made by `data cls`, then exported and run by `infer cls`.
+TEST(LaunchCli, TwoWorkersFineTuneTheShippedClassifierAndExportIt) {
+  const std::string dir = test::fresh_dir("launch_cls_run");
+  auto r = test::run_command(test::binary() + " data cls --label " + test::data_dir() + "/rec_toy/rec_gt.txt --out " +
+                                 dir + "/cls",
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string shipped = test::model_root() + "/cls/inference.onnx";
+  const std::string data = "Train.dataset.data_dir=" + dir + "/cls Train.dataset.label_file_list=[" + dir +
+                           "/cls/cls_gt.txt] Eval.dataset.data_dir=" + dir + "/cls Eval.dataset.label_file_list=[" +
+                           dir + "/cls/cls_gt.txt] Architecture.onnx_model=" + shipped;
+  Launch l = start(dir, "--nproc_per_node=2 --master_port=" + std::to_string(free_loopback_port()),
+                   test::source_dir() + "/configs/cls/ch_ppocr_mobile_cls_finetune.yml",
+                   data + " Global.epoch_num=2 Global.eval_batch_step=[0,1000] Train.loader.batch_size_per_card=4 "
+                          "Train.loader.num_workers=0 Eval.loader.num_workers=0");
+  ASSERT_EQ(wait_exit(l, 240), 0) << l.out() << l.err();
+  const std::string log = test::read_text(dir + "/log/workerlog.0");
+  EXPECT_NE(log.find("2 worker(s)"), std::string::npos) << log;
+  EXPECT_NE(log.find("fine-tuning ONNX model"), std::string::npos) << log;
+  EXPECT_NE(log.find("epoch: [2/2]"), std::string::npos) << log;  // 20 crops / (2 x 4): 2 steps per epoch
+  ASSERT_TRUE(fs::exists(dir + "/output/latest.ckpt"));
+
+  r = test::run_command("cd " + dir + " && " + test::binary() + " export -c " + test::source_dir() +
+                            "/configs/cls/ch_ppocr_mobile_cls_finetune.yml -o Architecture.onnx_model=" + shipped +
+                            " Global.pretrained_model=./output/latest Global.save_inference_dir=./inference",
+                        dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Training moved the weights (the file is the shipped graph with new constants).
+  EXPECT_NE(test::read_text(dir + "/inference/inference.onnx"), test::read_text(shipped));
+  r = test::run_command(test::binary() + " infer cls --cls_model_dir " + dir + "/inference --image_dir " + dir +
+                            "/cls/cls_img --cpu_threads 1",
+                        dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Predicts of"), std::string::npos) << r.out;
+}

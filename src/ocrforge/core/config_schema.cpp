@@ -33,6 +33,8 @@ Field global_section() {
       {"num_threads", I}, {"deterministic", B}, {"grad_clip", N},
       // PaddleOCR 2.x det configs carry it (static-graph weights); accepted, unused.
       {"load_static_weights", B},
+      // the direction classifier's classes, in the model's output order
+      {"label_list", SL},
   });
 }
 
@@ -105,6 +107,13 @@ Field data_section(const std::string& key) {
                   {"use_tia", B}, {"aug_prob", N}}},
       {"RecResizeImg", {{"image_shape", IL, {}, 3}, {"padding", B}, {"infer_mode", B},
                         {"eval_mode", B}, {"character_dict_path", S}}},
+      // the direction classifier's (cls_mv3.yml); RandAugment is refused by
+      // the pipeline with a clear message rather than as an unknown name
+      {"ClsLabelEncode", {}},
+      {"ClsResizeImg", {{"image_shape", IL, {}, 3}}},
+      {"BaseDataAugmentation", {{"crop_prob", N}, {"reverse_prob", N}, {"noise_prob", N},
+                                {"jitter_prob", N}, {"blur_prob", N}, {"hsv_aug_prob", N}}},
+      {"RandAugment", {}},
   };
   std::vector<Variant> datasets = {
       {"SimpleDataSet", {{"data_dir", S}, {"label_file_list", SOL}, {"ratio_list", NOL},
@@ -122,12 +131,14 @@ Field build_schema() {
   return section("", {
       global_section(),
       architecture_section(),
-      component("Loss", "loss", {{"CTCLoss", {{"use_focal_loss", B}}}}),
+      component("Loss", "loss", {{"CTCLoss", {{"use_focal_loss", B}}}, {"ClsLoss", {}}}),
       optimizer_section(),
       component("PostProcess", "post-process",
-                {{"CTCLabelDecode", {{"character_dict_path", S}, {"use_space_char", B}}}}),
+                {{"CTCLabelDecode", {{"character_dict_path", S}, {"use_space_char", B}}},
+                 {"ClsPostProcess", {{"label_list", SL}}}}),
       component("Metric", "metric",
-                {{"RecMetric", {{"main_indicator", S}, {"ignore_space", B}, {"is_filter", B}}}}),
+                {{"RecMetric", {{"main_indicator", S}, {"ignore_space", B}, {"is_filter", B}}},
+                 {"ClsMetric", {{"main_indicator", S}}}}),
       data_section("Train"),
       data_section("Eval"),
   });

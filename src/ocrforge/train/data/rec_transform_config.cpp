@@ -13,22 +13,22 @@ namespace ocrforge {
 
 namespace y = data_yaml;
 
-namespace {
-
-void parse_decode(const YAML::Node& p, const std::string& path) {
+void parse_decode_image(const YAML::Node& p, const std::string& path) {
   y::check_keys(p, path, {"img_mode", "channel_first"});
   if (!p || p.IsNull()) return;
   if (p["img_mode"] && !p["img_mode"].IsNull() && y::string(p["img_mode"], path + ".img_mode") != "BGR")
-    throw UsageError("config key '" + path + ".img_mode': only BGR is supported (recognition models take BGR)");
+    throw UsageError("config key '" + path + ".img_mode': only BGR is supported (the PP-OCR recognizers and classifier take BGR)");
   if (p["channel_first"] && !p["channel_first"].IsNull() && y::boolean(p["channel_first"], path + ".channel_first"))
-    throw UsageError("config key '" + path + ".channel_first': must be false (RecResizeImg makes CHW itself)");
+    throw UsageError("config key '" + path + ".channel_first': must be false (RecResizeImg / ClsResizeImg make CHW themselves)");
 }
 
-void parse_rec_aug(const YAML::Node& p, const std::string& path, RecAugParams* aug) {
-  const std::vector<std::pair<std::string, double*>> probs = {
-      {"tia_prob", &aug->tia_prob},       {"crop_prob", &aug->crop_prob}, {"reverse_prob", &aug->reverse_prob},
+void parse_rec_aug(const YAML::Node& p, const std::string& path, bool with_tia, RecAugParams* aug) {
+  std::vector<std::pair<std::string, double*>> probs = {
+      {"crop_prob", &aug->crop_prob},     {"reverse_prob", &aug->reverse_prob},
       {"noise_prob", &aug->noise_prob},   {"jitter_prob", &aug->jitter_prob},
       {"blur_prob", &aug->blur_prob},     {"hsv_aug_prob", &aug->hsv_aug_prob}};
+  if (with_tia) probs.insert(probs.begin(), {"tia_prob", &aug->tia_prob});
+  else aug->tia_prob = 0.0;
   std::vector<std::string> keys;
   for (const auto& kv : probs) keys.push_back(kv.first);
   y::check_keys(p, path, keys);
@@ -41,25 +41,34 @@ void parse_rec_aug(const YAML::Node& p, const std::string& path, RecAugParams* a
   }
 }
 
-void parse_resize(const YAML::Node& p, const std::string& path, std::array<int, 3>* shape) {
-  y::check_keys(p, path, {"image_shape", "padding", "infer_mode"});
-  if (!p || !p["image_shape"] || p["image_shape"].IsNull())
-    throw UsageError("config key '" + path + ".image_shape' is required, e.g. [3, 48, 320]");
+std::array<int, 3> parse_image_shape(const YAML::Node& p, const std::string& path, const std::string& example) {
+  if (!p || !p.IsMap() || !p["image_shape"] || p["image_shape"].IsNull())
+    throw UsageError("config key '" + path + ".image_shape' is required, e.g. " + example);
   const YAML::Node s = p["image_shape"];
   if (!s.IsSequence() || s.size() != 3) throw UsageError("config key '" + path + ".image_shape': expected [C, H, W]");
-  for (size_t i = 0; i < 3; ++i) (*shape)[i] = y::integer(s[i], path + ".image_shape");
-  if ((*shape)[0] != 3 || (*shape)[1] <= 0 || (*shape)[2] <= 0)
+  std::array<int, 3> shape{};
+  for (size_t i = 0; i < 3; ++i) shape[i] = y::integer(s[i], path + ".image_shape");
+  if (shape[0] != 3 || shape[1] <= 0 || shape[2] <= 0)
     throw UsageError("config key '" + path + ".image_shape': expected [3, H, W] with H, W > 0");
+  return shape;
+}
+
+namespace {
+
+void parse_resize(const YAML::Node& p, const std::string& path, std::array<int, 3>* shape) {
+  y::check_keys(p, path, {"image_shape", "padding", "infer_mode"});
+  *shape = parse_image_shape(p, path, "[3, 48, 320]");
   if (p["padding"] && !p["padding"].IsNull() && !y::boolean(p["padding"], path + ".padding"))
     throw UsageError("config key '" + path + ".padding': only true (keep the aspect ratio, pad right) is supported");
   if (p["infer_mode"] && !p["infer_mode"].IsNull() && y::boolean(p["infer_mode"], path + ".infer_mode"))
     throw UsageError("config key '" + path + ".infer_mode': must be false for training and evaluation");
 }
 
-void parse_keep_keys(const YAML::Node& p, const std::string& path) {
+}  // namespace
+
+void parse_keep_keys(const YAML::Node& p, const std::string& path, const std::vector<std::string>& allowed) {
   y::check_keys(p, path, {"keep_keys"});
   if (!p || !p["keep_keys"] || p["keep_keys"].IsNull()) return;
-  const std::vector<std::string> allowed = {"image", "label", "length", "valid_ratio"};
   for (const auto& k : y::string_list(p["keep_keys"], path + ".keep_keys")) {
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == k;
@@ -68,8 +77,6 @@ void parse_keep_keys(const YAML::Node& p, const std::string& path) {
                        y::joined(allowed));
   }
 }
-
-}  // namespace
 
 const std::vector<std::string>& known_rec_transforms() {
   static const std::vector<std::string> names = {"DecodeImage", "RecAug", "CTCLabelEncode", "RecResizeImg",
@@ -93,13 +100,13 @@ RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, cons
     const std::string& name = entry.name;
     const YAML::Node& params = entry.params;
     const std::string& path = entry.path;
-    if (name == "DecodeImage") parse_decode(params, path);
-    else if (name == "RecAug") parse_rec_aug(params, path, &spec.aug);
+    if (name == "DecodeImage") parse_decode_image(params, path);
+    else if (name == "RecAug") parse_rec_aug(params, path, true, &spec.aug);
     else if (name == "CTCLabelEncode" && params && !params.IsNull())
       throw UsageError("config key '" + path + "' takes no parameters: it uses Global.character_dict_path, "
                        "Global.use_space_char and Global.max_text_length");
     else if (name == "RecResizeImg") parse_resize(params, path, &spec.image_shape);
-    else parse_keep_keys(params, path);
+    else parse_keep_keys(params, path, {"image", "label", "length", "valid_ratio"});
   }
   for (const char* required : {"DecodeImage", "CTCLabelEncode", "RecResizeImg"})
     if (!position.count(required)) throw UsageError("'" + where + "' needs a " + required + " transform");

@@ -6,6 +6,7 @@
 //   - RecResizeImg: {image_shape: [3, 48, 320]}
 //   - KeepKeys: {keep_keys: [image, label, length]}
 #pragma once
+#include <array>
 #include <string>
 #include <vector>
 
@@ -28,5 +29,17 @@ const std::vector<std::string>& known_rec_transforms();
 // RecResizeImg, duplicates, or an order this pipeline cannot honour.
 RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where,
                                               const Charset& charset, int max_text_length, bool training);
+
+// Parameter readers shared with the classifier's list (cls_transform_config.h);
+// each throws UsageError naming `path` (the transform's key path).
+// DecodeImage: only img_mode BGR, channel_first false.
+void parse_decode_image(const YAML::Node& params, const std::string& path);
+// RecAug's probabilities (`with_tia`), or BaseDataAugmentation's (RecAug
+// without TIA: tia_prob is set to 0 and is not a key).
+void parse_rec_aug(const YAML::Node& params, const std::string& path, bool with_tia, RecAugParams* aug);
+// `image_shape: [3, H, W]` (required; `example` shows a valid value).
+std::array<int, 3> parse_image_shape(const YAML::Node& params, const std::string& path, const std::string& example);
+// KeepKeys: every listed key must be one of `allowed`.
+void parse_keep_keys(const YAML::Node& params, const std::string& path, const std::vector<std::string>& allowed);
 
 }  // namespace ocrforge

@@ -1,6 +1,7 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/task/cls_task.h"
 #include "ocrforge/train/task/det_task.h"
 #include "ocrforge/train/task/rec_task.h"
 #include "ocrforge/train/task/task.h"
@@ -17,10 +18,15 @@ std::unique_ptr<Task> make_task(const Config& config, const TrainerOptions& opti
                        "' detection training is not supported yet (supported: DB, ONNX)");
     return std::make_unique<DetTask>(config, options, device);
   }
-  if (model_type == "cls")
-    throw UsageError("Architecture.model_type: cls training is not supported yet: the classifier's data pipeline "
-                     "(ClsLabelEncode, ClsResizeImg) is missing; rec and det train, natively or from ONNX");
-  throw UsageError("Architecture.model_type: '" + model_type + "' training is not supported yet (supported: rec, det)");
+  if (model_type == "cls") {
+    const std::string algorithm = config.get<std::string>("Architecture.algorithm", "CLS");
+    if (algorithm != "ONNX")
+      throw UsageError("Architecture.algorithm: '" + algorithm + "': the native classifier network (MobileNetV3 + "
+                       "ClsHead) is not built yet; fine-tune the shipped ONNX classifier with algorithm: ONNX "
+                       "(configs/cls/ch_ppocr_mobile_cls_finetune.yml)");
+    return std::make_unique<ClsTask>(config, options, device);
+  }
+  throw UsageError("Architecture.model_type: '" + model_type + "' training is not supported yet (supported: rec, det, cls)");
 }
 
 }  // namespace ocrforge
