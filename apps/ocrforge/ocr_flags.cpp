@@ -2,6 +2,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
+#include "ocrforge/infer/export_folder.h"
 #include "ocrforge/infer/image_reader.h"
 
 namespace ocrforge {
@@ -124,6 +125,8 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   rec.batch_num = f.get_int_at_least("rec_batch_num", 1);
   rec.char_dict_path = f.get("rec_char_dict_path");
   rec.use_space_char = f.get_bool("use_space_char");
+  // An `ocrforge export` folder brings its dictionary and input shape (explicit flags win).
+  apply_rec_export_folder(rec, f.was_set("rec_char_dict_path"), f.was_set("rec_image_shape"));
 
   auto& cls = p.cls;
   cls.model_dir = f.get("cls_model_dir");

@@ -65,6 +65,10 @@ struct RecParams {
   int width_step = 1;
   std::string char_dict_path;
   bool use_space_char = true;
+  // The dictionary's characters from an export folder's inference.yml
+  // (export_folder.h); when set they are used instead of char_dict_path.
+  std::vector<std::string> characters;
+  std::string characters_source;  // the file they came from, for messages
 };
 
 struct OcrParams {

@@ -12,6 +12,7 @@
 namespace ocrforge {
 
 static Charset load_charset(const RecParams& p) {
+  if (!p.characters.empty()) return Charset::from_chars(p.characters, p.use_space_char);
   if (p.char_dict_path.empty())
     throw Error("--rec_char_dict_path is not set and the default dictionary was not found: run scripts/bootstrap.sh");
   return Charset::load(p.char_dict_path, p.use_space_char);
@@ -32,7 +33,8 @@ TextRecognizer::TextRecognizer(const RecParams& params, const RuntimeParams& run
                 " but --rec_image_shape gives " + std::to_string(params.image_h));
   // A static class count lets the dictionary be checked before any image.
   if (out[2] > 0 && out[2] != charset_.num_classes())
-    throw Error("dictionary '" + params.char_dict_path + "' does not fit rec model '" + model_->path() +
+    throw Error("dictionary '" + (params.characters.empty() ? params.char_dict_path : params.characters_source) +
+                "' does not fit rec model '" + model_->path() +
                 "': the model has " + std::to_string(out[2]) + " classes, the dictionary gives " +
                 std::to_string(charset_.num_classes()) + " (blank + " +
                 std::to_string(charset_.num_classes() - 1 - (params.use_space_char ? 1 : 0)) + " lines" +

@@ -114,11 +114,13 @@ void write_onnx_with_constants(const std::string& src, const std::string& dst,
 
 void write_onnx_graph(const OnnxGraph& g, const std::string& dst) {
   onnx::ModelProto model;
-  model.set_ir_version(7);
+  const int64_t opset_version = g.opset > 0 ? g.opset : 11;
+  // The IR version that came with the opset (ONNX 1.10 brought IR 8 and opset 15).
+  model.set_ir_version(opset_version >= 15 ? 8 : 7);
   model.set_producer_name("ocrforge");
   auto* opset = model.add_opset_import();
   opset->set_domain("");
-  opset->set_version(g.opset > 0 ? g.opset : 11);
+  opset->set_version(opset_version);
   auto* graph = model.mutable_graph();
   graph->set_name("ocrforge");
   for (const auto& in : g.inputs) set_float_value_info(graph->add_input(), in, g);

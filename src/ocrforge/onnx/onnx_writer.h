@@ -22,8 +22,8 @@ namespace ocrforge {
 void write_onnx_with_constants(const std::string& src, const std::string& dst,
                                const std::map<std::string, OnnxTensor>& values);
 
-// Writes `g` as a model with opset `g.opset` (IR version 7, which every
-// runtime that reads opset 9-13 reads): constants become initializers, the
+// Writes `g` as a model with opset `g.opset` (IR version 7 up to opset 14,
+// 8 from opset 15, as the ONNX release of each opset did): constants become initializers, the
 // inputs and outputs float tensors with g.io_shapes (the ONNX checker wants
 // a shape on each). Atomic as above.
 void write_onnx_graph(const OnnxGraph& g, const std::string& dst);

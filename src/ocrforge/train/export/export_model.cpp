@@ -6,15 +6,45 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/onnx/onnx_writer.h"
+#include "ocrforge/train/export/inference_yml.h"
+#include "ocrforge/train/export/rec_model_onnx.h"
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
+#include "ocrforge/train/task/cls_task.h"
+#include "ocrforge/train/task/rec_task.h"
 #include "ocrforge/train/task/task.h"
 #include "ocrforge/train/task/training_schema.h"
 
 namespace fs = std::filesystem;
 
 namespace ocrforge {
+
+namespace {
+
+// The recognizer's input height: RecResizeImg.image_shape of Eval (else Train), else 48.
+int64_t rec_input_height(const Config& config) {
+  for (const char* section : {"Eval", "Train"}) {
+    const YAML::Node list = config.root()[section]["dataset"]["transforms"];
+    if (!list || !list.IsSequence()) continue;
+    for (const auto& item : list)
+      if (item.IsMap() && item["RecResizeImg"] && item["RecResizeImg"]["image_shape"])
+        return item["RecResizeImg"]["image_shape"][1].as<int64_t>();
+  }
+  return 48;
+}
+
+InferenceIo io_of(const OnnxGraph& g) {
+  InferenceIo io;
+  io.opset = g.opset;
+  io.input_name = g.inputs.at(0);
+  io.output_name = g.outputs.at(0);
+  if (g.io_shapes.count(io.input_name)) io.input_shape = g.io_shapes.at(io.input_name);
+  if (g.io_shapes.count(io.output_name)) io.output_shape = g.io_shapes.at(io.output_name);
+  return io;
+}
+
+}  // namespace
 
 ExportReport export_inference_model(const Config& config) {
   register_training_schema();
@@ -23,33 +53,53 @@ ExportReport export_inference_model(const Config& config) {
   if (out_dir.empty())
     throw UsageError("Global.save_inference_dir: missing; say where the inference model goes, e.g. "
                      "-o Global.save_inference_dir=./inference/rec");
-  if (!is_onnx_architecture(config.root()["Architecture"]))
-    throw UsageError("export of native models (Architecture.algorithm '" +
+  const bool onnx = is_onnx_architecture(config.root()["Architecture"]);
+  const std::string model_type = config.get<std::string>("Architecture.model_type", "rec");
+  if (!onnx && model_type != "rec")
+    throw UsageError("export of native " + model_type + " models (Architecture.algorithm '" +
                      config.get<std::string>("Architecture.algorithm", "") +
-                     "') is not supported yet; models fine-tuned from ONNX (algorithm: ONNX) export today");
+                     "') is not supported yet; native recognition models and models fine-tuned from ONNX "
+                     "(algorithm: ONNX) export today");
 
   const TrainerOptions options = trainer_options_from_config(config);
   std::unique_ptr<Task> task = make_task(config, options, torch::kCPU);
-  auto* graph = dynamic_cast<OnnxGraphModuleImpl*>(&task->model());
-  if (!graph) throw Error("internal: an ONNX architecture built a model that is not an ONNX graph");
-
   ExportReport r;
   const std::string weights = !options.checkpoints.empty() ? options.checkpoints : options.pretrained_model;
   if (!weights.empty()) {
     load_checkpoint(weights, task->model(), nullptr);  // every tensor must fit: a mismatch names the keys
     r.weights_from = checkpoint_path(weights);
-  } else {
-    r.weights_from = graph->path();
+  } else if (!onnx) {
+    throw UsageError("export of a native model needs its weights: -o Global.pretrained_model=<save_model_dir>/best_accuracy "
+                     "(or Global.checkpoints)");
   }
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec || !fs::is_directory(out_dir))
     throw Error("Global.save_inference_dir: cannot create '" + out_dir + "': " + (ec ? ec.message() : "not a folder"));
   r.onnx_path = (fs::path(out_dir) / "inference.onnx").string();
-  graph->eval();
-  graph->save_onnx(r.onnx_path);
+  task->model().eval();
+
+  InferenceIo io;
+  if (onnx) {
+    auto* graph = dynamic_cast<OnnxGraphModuleImpl*>(&task->model());
+    if (!graph) throw Error("internal: an ONNX architecture built a model that is not an ONNX graph");
+    if (r.weights_from.empty()) r.weights_from = graph->path();
+    graph->save_onnx(r.onnx_path);
+    io = io_of(read_onnx_graph(r.onnx_path));
+  } else {
+    auto* rec = dynamic_cast<RecTask*>(task.get());
+    if (!rec || !rec->rec_model()) throw Error("internal: a native rec config built no recognition model");
+    const OnnxGraph g = rec_model_to_onnx(*rec->rec_model(), rec_input_height(config));
+    write_onnx_graph(g, r.onnx_path);
+    io = io_of(g);
+  }
   check_onnx_model(r.onnx_path);
-  r.parameters = static_cast<long>(graph->parameters().size());
+  r.parameters = static_cast<long>(task->model().parameters().size());
+
+  const Charset* charset = nullptr;
+  if (auto* rec = dynamic_cast<RecTask*>(task.get())) charset = &rec->charset();
+  r.yml_path = (fs::path(out_dir) / "inference.yml").string();
+  write_inference_yml(r.yml_path, config, io, charset);
   return r;
 }
 

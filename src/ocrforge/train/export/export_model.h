@@ -1,8 +1,11 @@
 // `ocrforge export`: a trained model -> an inference folder ORT runs
-// (OUT/inference.onnx, what `ocrforge ocr --rec_model_dir OUT` reads).
-// Today models fine-tuned from an ONNX graph (Architecture.algorithm ONNX)
-// are written back as that graph with the trained weights; native models
-// (SVTR_LCNet, CRNN, DB) are a clear "not supported yet" (the export issue).
+// (OUT/inference.onnx, what `ocrforge ocr --rec_model_dir OUT` reads, and
+// OUT/inference.yml, export/inference_yml.h).
+// - Models fine-tuned from an ONNX graph (Architecture.algorithm ONNX) are
+//   written back as that graph with the trained weights.
+// - Native recognition models (SVTR_LCNet, CRNN and the other rec necks) are
+//   emitted as a new graph (export/rec_model_onnx.h, opset 17).
+// - Native detection models (DB) are a clear "not supported yet".
 #pragma once
 #include <string>
 
@@ -12,6 +15,7 @@ class Config;
 
 struct ExportReport {
   std::string onnx_path;     // the model written
+  std::string yml_path;      // its inference.yml
   std::string weights_from;  // the checkpoint read, or the ONNX file itself when none was given
   long parameters = 0;       // parameter tensors written back
 };
@@ -19,7 +23,8 @@ struct ExportReport {
 // Reads Global.save_inference_dir (required) and the weights from
 // Global.checkpoints, else Global.pretrained_model (every tensor must fit:
 // Error naming the keys otherwise), else, for an ONNX architecture, the
-// graph's own weights. The written file passes the ONNX checker.
+// graph's own weights (a native model without weights is a UsageError). The
+// written file passes the ONNX checker and strict shape inference.
 ExportReport export_inference_model(const Config& config);
 
 }  // namespace ocrforge

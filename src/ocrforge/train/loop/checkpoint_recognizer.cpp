@@ -1,5 +1,7 @@
 #include "ocrforge/train/loop/checkpoint_recognizer.h"
 
+#include <tuple>
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -35,8 +37,10 @@ bool is_checkpoint_path(const std::string& path) {
          (fs::exists(fs::path(path) / "best_accuracy.ckpt", ec) || fs::exists(fs::path(path) / "latest.ckpt", ec));
 }
 
-// Height of RecResizeImg in the Eval (else Train) transforms; 48 if absent.
-static int image_height(const YAML::Node& root) {
+// Height and width of RecResizeImg in the Eval (else Train) transforms; 48 x
+// 320 if absent. The width is the narrowest input, as --rec_image_shape's is
+// for the ONNX recognizer, so a checkpoint and its export see the same input.
+static std::pair<int, int> image_size(const YAML::Node& root) {
   for (const char* section : {"Eval", "Train"}) {
     const YAML::Node t = root[section]["dataset"]["transforms"];
     if (!t || !t.IsSequence()) continue;
@@ -44,10 +48,10 @@ static int image_height(const YAML::Node& root) {
       if (item["RecResizeImg"] && item["RecResizeImg"]["image_shape"]) {
         const auto shape = config_detail::convert<std::vector<int>>(
             item["RecResizeImg"]["image_shape"], std::string(section) + ".dataset.transforms.RecResizeImg.image_shape");
-        if (shape.size() == 3) return shape[1];
+        if (shape.size() == 3) return {shape[1], shape[2]};
       }
   }
-  return 48;
+  return {48, 320};
 }
 
 struct CheckpointRecognizer::Impl {
@@ -72,8 +76,7 @@ CheckpointRecognizer::CheckpointRecognizer(const std::string& checkpoint, int nu
   load_checkpoint(path_, *impl_->model, nullptr);
   impl_->model->set_channels_last(true);  // CPU: faster convolutions (rec_model.h)
   impl_->model->eval();
-  impl_->height = image_height(cfg.root());
-  impl_->width = impl_->height * 320 / 48;
+  std::tie(impl_->height, impl_->width) = image_size(cfg.root());
   impl_->batch_num = std::max(1, batch_num);
 }
 

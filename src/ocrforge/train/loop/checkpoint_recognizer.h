@@ -29,7 +29,8 @@ class CheckpointRecognizer {
   ~CheckpointRecognizer();
 
   // Like TextRecognizer::recognize: batches in aspect-ratio order, width =
-  // H * max(W/H, widest crop), PaddleOCR's resize and normalisation.
+  // H * max(W/H, widest crop) with H x W the config's RecResizeImg
+  // image_shape, PaddleOCR's resize and normalisation.
   std::vector<RecText> recognize(const std::vector<cv::Mat>& crops);
   const std::string& path() const { return path_; }
 

@@ -54,6 +54,9 @@ class MobileNetV1EnhanceImpl : public RecBackboneImpl {
   explicit MobileNetV1EnhanceImpl(const BackboneSpec& spec);
   torch::Tensor forward(torch::Tensor x) override;
   int64_t out_channels() const override { return out_channels_; }
+  // The final pool (for the ONNX exporter): average or max, kernel = stride.
+  bool avg_pool() const { return avg_pool_; }
+  const std::vector<int64_t>& pool_kernel() const { return pool_kernel_; }
 
  private:
   MV1ConvBN conv1_{nullptr};

@@ -22,6 +22,7 @@ class MV3ConvBNImpl : public torch::nn::Module {
   MV3ConvBNImpl(int64_t in, int64_t out, int64_t kernel, std::vector<int64_t> stride, int64_t padding, int64_t groups,
                 std::string act);
   torch::Tensor forward(torch::Tensor x);
+  const std::string& act() const { return act_; }  // for the ONNX exporter
 
  private:
   torch::nn::Conv2d conv_{nullptr};
@@ -49,6 +50,7 @@ class ResidualUnitImpl : public torch::nn::Module {
   ResidualUnitImpl(int64_t in, int64_t mid, int64_t out, int64_t kernel, std::vector<int64_t> stride, bool use_se,
                    const std::string& act, bool shortcut);
   torch::Tensor forward(torch::Tensor x);
+  bool shortcut() const { return shortcut_; }
 
  private:
   MV3ConvBN expand_{nullptr}, bottleneck_{nullptr}, linear_{nullptr};

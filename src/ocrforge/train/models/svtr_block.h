@@ -37,6 +37,9 @@ class SvtrAttentionImpl : public torch::nn::Module {
  public:
   SvtrAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double attn_drop, double proj_drop);
   torch::Tensor forward(torch::Tensor x);
+  int64_t dim() const { return dim_; }
+  int64_t heads() const { return heads_; }
+  double scale() const { return scale_; }
 
  private:
   int64_t dim_, heads_;
