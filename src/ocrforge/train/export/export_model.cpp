@@ -22,14 +22,19 @@ namespace ocrforge {
 
 namespace {
 
+// n[key], or a null node when n is not a map (a const lookup of an absent
+// key gives a node that throws when indexed again).
+YAML::Node child(const YAML::Node& n, const char* key) { return n && n.IsMap() ? n[key] : YAML::Node(); }
+
 // The recognizer's input height: RecResizeImg.image_shape of Eval (else Train), else 48.
 int64_t rec_input_height(const Config& config) {
   for (const char* section : {"Eval", "Train"}) {
-    const YAML::Node list = config.root()[section]["dataset"]["transforms"];
-    if (!list || !list.IsSequence()) continue;
-    for (const auto& item : list)
-      if (item.IsMap() && item["RecResizeImg"] && item["RecResizeImg"]["image_shape"])
-        return item["RecResizeImg"]["image_shape"][1].as<int64_t>();
+    const YAML::Node list = child(child(child(config.root(), section), "dataset"), "transforms");
+    if (!list.IsSequence()) continue;
+    for (const auto& item : list) {
+      const YAML::Node shape = child(child(item, "RecResizeImg"), "image_shape");
+      if (shape.IsSequence() && shape.size() == 3) return shape[1].as<int64_t>();
+    }
   }
   return 48;
 }

@@ -13,6 +13,11 @@ namespace ocrforge {
 
 namespace {
 
+// n[key], or a null node when n is not a map: a const lookup of an absent key
+// gives an invalid node that throws when indexed again, and a config may lack
+// Eval or PostProcess.
+YAML::Node child(const YAML::Node& n, const char* key) { return n && n.IsMap() ? n[key] : YAML::Node(); }
+
 // Transforms that only make training targets or pick keys: not inference steps.
 bool is_label_step(const std::string& name) {
   return name.find("LabelEncode") != std::string::npos || name == "KeepKeys" || name == "MakeBorderMap" ||
@@ -22,7 +27,7 @@ bool is_label_step(const std::string& name) {
 
 YAML::Node inference_transforms(const YAML::Node& root) {
   YAML::Node out(YAML::NodeType::Sequence);
-  const YAML::Node list = root["Eval"]["dataset"]["transforms"];
+  const YAML::Node list = child(child(child(root, "Eval"), "dataset"), "transforms");
   if (!list || !list.IsSequence()) return out;
   for (const auto& item : list) {
     if (!item.IsMap() || item.size() != 1) continue;
@@ -49,7 +54,8 @@ std::string inference_yml_text(const Config& config, const InferenceIo& io, cons
   doc["Output"]["shape"] = io.output_shape;
   doc["Output"]["shape"].SetStyle(YAML::EmitterStyle::Flow);
   doc["PreProcess"]["transform_ops"] = inference_transforms(root);
-  YAML::Node post = root["PostProcess"] && root["PostProcess"].IsMap() ? YAML::Clone(root["PostProcess"]) : YAML::Node();
+  const YAML::Node configured = child(root, "PostProcess");
+  YAML::Node post = configured && configured.IsMap() ? YAML::Clone(configured) : YAML::Node();
   if (charset) {
     // The dictionary's characters (classes 1..n; blank is 0, the space last when use_space_char).
     const bool space = config.get<bool>("Global.use_space_char", true);
