@@ -1,6 +1,7 @@
 // `ocrforge export -c CFG -o Global.pretrained_model=CKPT
 // Global.save_inference_dir=OUT` (PaddleOCR's tools/export_model.py flags;
-// Global.checkpoints is read too): writes OUT/inference.onnx, which
+// Global.checkpoints is read too): writes OUT/inference.onnx and
+// OUT/inference.yml, which
 // `ocrforge ocr --rec_model_dir OUT` (or det / cls) runs. What can be
 // exported today: train/export/export_model.h.
 #include <iostream>
@@ -15,13 +16,14 @@ int cmd_export(const Args& args) {
   const TrainArgs t = parse_train_args(args, "export");
   if (t.help) {
     std::cout << train_usage("export")
-              << "  writes Global.save_inference_dir/inference.onnx from Global.checkpoints or "
+              << "  writes Global.save_inference_dir/inference.onnx and inference.yml from Global.checkpoints or "
                  "Global.pretrained_model\n";
     return 0;
   }
   const ExportReport r = export_inference_model(load_train_config(t));
   std::cout << "export: " << r.onnx_path << " (" << r.parameters << " parameter tensors from " << r.weights_from
-            << "; passes the ONNX checker)\n";
+            << "; passes the ONNX checker)\n"
+            << "export: " << r.yml_path << " (pre- and post-processing, dictionary / labels)\n";
   return 0;
 }
 
