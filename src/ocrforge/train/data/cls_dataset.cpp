@@ -3,7 +3,7 @@
 #include "ocrforge/train/data/cls_dataset.h"
 
 #include "ocrforge/core/error.h"
-#include "ocrforge/train/data/data_rng.h"
+#include "ocrforge/train/data/replacement.h"
 #include "ocrforge/train/data/rec_label_list.h"
 #include "ocrforge/train/data/rec_transforms.h"
 
@@ -48,10 +48,9 @@ Sample ClsDataset::load_sample(size_t index, uint64_t rng_seed, DataStats* stats
   DataStats local;
   size_t current = index;
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
-    const uint64_t seed = attempt == 0 ? rng_seed : data_seed({rng_seed, static_cast<uint64_t>(attempt)});
-    if (attempt > 0)  // deterministic from the request, as RecDataset replaces
-      current = random_replacement_ ? DataRng(data_seed({seed, 0x7265706cULL /* "repl" */})).index(paths_.size())
-                                    : (current + 1) % paths_.size();
+    const LoadAttempt a = load_attempt(rng_seed, attempt, current, paths_.size(), random_replacement_);
+    const uint64_t seed = a.seed;
+    current = a.index;
     cv::Mat img;
     const DecodeStatus ds = decode_image(paths_[current], &img);
     if (ds != DecodeStatus::kOk) {

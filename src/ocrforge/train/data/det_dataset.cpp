@@ -5,6 +5,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/data/data_rng.h"
+#include "ocrforge/train/data/replacement.h"
 #include "ocrforge/train/data/rec_transforms.h"  // decode_image: the same DecodeImage as recognition
 
 namespace ocrforge {
@@ -108,12 +109,9 @@ DetSample DetDataset::load(size_t index, uint64_t rng_seed, DetDataStats* stats)
   size_t current = index;
   std::string last_problem;
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
-    const uint64_t seed = attempt == 0 ? rng_seed : data_seed({rng_seed, static_cast<uint64_t>(attempt)});
-    if (attempt > 0) {
-      // Replacement: deterministic from the request, never from shared state.
-      current = training_ ? DataRng(data_seed({seed, 0x7265706cULL /* "repl" */})).index(samples_.size())
-                          : (current + 1) % samples_.size();
-    }
+    const LoadAttempt a = load_attempt(rng_seed, attempt, current, samples_.size(), training_);
+    const uint64_t seed = a.seed;
+    current = a.index;
     DetSample sample;
     const Outcome o = try_load(current, seed, &sample, &local);
     if (o == Outcome::kOk) {

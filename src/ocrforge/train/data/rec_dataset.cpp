@@ -2,7 +2,7 @@
 #include "ocrforge/train/data/rec_dataset.h"
 
 #include "ocrforge/core/error.h"
-#include "ocrforge/train/data/data_rng.h"
+#include "ocrforge/train/data/replacement.h"
 
 namespace ocrforge {
 
@@ -50,12 +50,9 @@ RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats) co
   size_t current = index;
   std::string last_problem;
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
-    const uint64_t seed = attempt == 0 ? rng_seed : data_seed({rng_seed, static_cast<uint64_t>(attempt)});
-    if (attempt > 0) {
-      // Replacement: deterministic from the request, never from shared state.
-      current = random_replacement_ ? DataRng(data_seed({seed, 0x7265706cULL /* "repl" */})).index(samples_.size())
-                                    : (current + 1) % samples_.size();
-    }
+    const LoadAttempt a = load_attempt(rng_seed, attempt, current, samples_.size(), random_replacement_);
+    const uint64_t seed = a.seed;
+    current = a.index;
     RecSample sample;
     const Outcome o = try_load(current, seed, &sample, &local.dropped_chars);
     switch (o) {

@@ -52,4 +52,10 @@ std::shared_ptr<Sampler> make_distributed_sampler(bool shuffle, uint64_t seed, i
   return std::make_shared<DistributedSampler>(shuffle, seed, rank, world_size, batch_size);
 }
 
+std::shared_ptr<Sampler> task_sampler(bool training, bool shuffle, uint64_t seed, int rank, int world_size,
+                                      int batch_size) {
+  if (!training || world_size <= 1) return nullptr;
+  return make_distributed_sampler(shuffle, seed, rank, world_size, batch_size);
+}
+
 }  // namespace ocrforge

@@ -26,4 +26,11 @@ namespace ocrforge {
 std::shared_ptr<Sampler> make_distributed_sampler(bool shuffle, uint64_t seed, int rank, int world_size,
                                                   int batch_size);
 
+// The sampler every task's loader uses: a training loader of a multi-process
+// run (world_size > 1) reads its rank's shard (make_distributed_sampler);
+// otherwise null, i.e. BatchLoader's own shuffle / sequential sampler.
+// Evaluation reads everything on every rank.
+std::shared_ptr<Sampler> task_sampler(bool training, bool shuffle, uint64_t seed, int rank, int world_size,
+                                      int batch_size);
+
 }  // namespace ocrforge

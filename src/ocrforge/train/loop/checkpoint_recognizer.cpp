@@ -12,6 +12,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
 #include "ocrforge/vision/aspect_order.h"
+#include "ocrforge/train/data/rec_input_size.h"
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/models/rec_model.h"
 #include "ocrforge/vision/rec_resize.h"
@@ -37,23 +38,6 @@ bool is_checkpoint_path(const std::string& path) {
          (fs::exists(fs::path(path) / "best_accuracy.ckpt", ec) || fs::exists(fs::path(path) / "latest.ckpt", ec));
 }
 
-// Height and width of RecResizeImg in the Eval (else Train) transforms; 48 x
-// 320 if absent. The width is the narrowest input, as --rec_image_shape's is
-// for the ONNX recognizer, so a checkpoint and its export see the same input.
-static std::pair<int, int> image_size(const YAML::Node& root) {
-  for (const char* section : {"Eval", "Train"}) {
-    const YAML::Node t = root[section]["dataset"]["transforms"];
-    if (!t || !t.IsSequence()) continue;
-    for (const auto& item : t)
-      if (item["RecResizeImg"] && item["RecResizeImg"]["image_shape"]) {
-        const auto shape = config_detail::convert<std::vector<int>>(
-            item["RecResizeImg"]["image_shape"], std::string(section) + ".dataset.transforms.RecResizeImg.image_shape");
-        if (shape.size() == 3) return {shape[1], shape[2]};
-      }
-  }
-  return {48, 320};
-}
-
 struct CheckpointRecognizer::Impl {
   Charset charset = Charset::from_chars({}, false);
   RecModel model{nullptr};
@@ -76,7 +60,9 @@ CheckpointRecognizer::CheckpointRecognizer(const std::string& checkpoint, int nu
   load_checkpoint(path_, *impl_->model, nullptr);
   impl_->model->set_channels_last(true);  // CPU: faster convolutions (rec_model.h)
   impl_->model->eval();
-  std::tie(impl_->height, impl_->width) = image_size(cfg.root());
+  // The config's RecResizeImg width is the narrowest input, as --rec_image_shape's
+  // is for the ONNX recognizer, so a checkpoint and its export see the same input.
+  std::tie(impl_->height, impl_->width) = rec_input_size(cfg.root());
   impl_->batch_num = std::max(1, batch_num);
 }
 

@@ -56,10 +56,9 @@ torch::Tensor ClsTask::logits(const torch::Tensor& images) { return onnx_->forwa
 
 std::unique_ptr<BatchLoader> ClsTask::make_loader(const std::string& name, bool training, int rank, int world_size) {
   ClsDataSetup setup = cls_data_from_yaml(config_.root()[name], name, label_list_, seed_, training);
-  std::shared_ptr<Sampler> sampler;  // null: the loader's shuffle / sequential sampler
-  if (training && world_size > 1)
-    sampler = make_distributed_sampler(setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size);
-  return std::make_unique<BatchLoader>(setup.dataset, setup.loader, seed_, sampler);
+  return std::make_unique<BatchLoader>(
+      setup.dataset, setup.loader, seed_,
+      task_sampler(training, setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size));
 }
 
 StepLoss ClsTask::train_step(const Batch& batch) {

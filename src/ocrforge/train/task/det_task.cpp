@@ -158,10 +158,9 @@ std::unique_ptr<BatchLoader> DetTask::make_loader(const std::string& name, bool 
   if (!section || !section.IsMap()) throw UsageError("config section '" + name + "' is missing");
   DetDataSetup setup = det_data_from_yaml(section, name, seed_, training);
   if (!training) setup.loader.drop_last = false;  // evaluate every image
-  std::shared_ptr<Sampler> sampler;
-  if (training && world_size > 1)
-    sampler = make_distributed_sampler(setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size);
-  return std::make_unique<BatchLoader>(std::make_shared<DetDatasetView>(setup.dataset), setup.loader, seed_, sampler);
+  return std::make_unique<BatchLoader>(
+      std::make_shared<DetDatasetView>(setup.dataset), setup.loader, seed_,
+      task_sampler(training, setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size));
 }
 
 StepLoss DetTask::train_step(const Batch& batch) {

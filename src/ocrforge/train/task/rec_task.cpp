@@ -115,10 +115,9 @@ std::unique_ptr<BatchLoader> RecTask::make_loader(const std::string& name, bool 
   if (!section || !section.IsMap()) throw UsageError("config section '" + name + "' is missing");
   RecDataSetup setup = rec_data_from_yaml(section, name, charset_, max_text_length_, seed_, training);
   if (!training) setup.loader.drop_last = false;  // evaluate every sample
-  std::shared_ptr<Sampler> sampler;                // null: the loader's shuffle / sequential sampler
-  if (training && world_size > 1)
-    sampler = make_distributed_sampler(setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size);
-  return std::make_unique<BatchLoader>(setup.dataset, setup.loader, seed_, sampler);
+  return std::make_unique<BatchLoader>(
+      setup.dataset, setup.loader, seed_,
+      task_sampler(training, setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size));
 }
 
 StepLoss RecTask::train_step(const Batch& batch) {
