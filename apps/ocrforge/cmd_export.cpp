@@ -21,9 +21,10 @@ int cmd_export(const Args& args) {
     return 0;
   }
   const ExportReport r = export_inference_model(load_train_config(t));
-  std::cout << "export: " << r.onnx_path << " (" << r.parameters << " parameter tensors from " << r.weights_from
+  std::cout << "export: " << r.onnx_path << " (" << r.parameters << " parameter tensors read from " << r.weights_from
             << "; passes the ONNX checker)\n"
-            << "export: " << r.yml_path << " (pre- and post-processing, dictionary / labels)\n";
+            << "export: " << r.yml_path
+            << " (input and output spec, pre- and post-processing; a rec model's dictionary, a cls model's labels)\n";
   return 0;
 }
 

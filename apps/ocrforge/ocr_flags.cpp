@@ -1,5 +1,7 @@
 #include "ocr_flags.h"
 
+#include <map>
+
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
 #include "ocrforge/infer/export_folder.h"
@@ -116,6 +118,14 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   const std::string bt = f.get("det_box_type");
   if (bt != "quad" && bt != "poly") throw UsageError("--det_box_type must be quad or poly, got '" + bt + "'");
   det.post.box_type = bt == "quad" ? DetBoxType::Quad : DetBoxType::Poly;
+  // An `ocrforge export` folder brings the post-processing its model was trained with (explicit flags win).
+  apply_det_export_folder(det, [&f](const std::string& key) {
+    static const std::map<std::string, std::string> flag_of = {
+        {"thresh", "det_db_thresh"},       {"box_thresh", "det_db_box_thresh"}, {"unclip_ratio", "det_db_unclip_ratio"},
+        {"use_dilation", "use_dilation"}, {"score_mode", "det_db_score_mode"}, {"box_type", "det_box_type"}};
+    const auto it = flag_of.find(key);
+    return it != flag_of.end() && f.was_set(it->second);
+  });
 
   auto& rec = p.rec;
   rec.model_dir = f.get("rec_model_dir");

@@ -107,10 +107,17 @@ TEST(ExportModel, ErrorsNameTheProblem) {
                      test::model_root() + "/rec/inference.onnx}\n")
                 .find("Global.save_inference_dir: missing"),
             std::string::npos);
+  // A native det model exports, but only with its trained weights.
   EXPECT_NE(error_of("Global: {save_inference_dir: " + out +
                      "}\nArchitecture: {model_type: det, algorithm: DB, Backbone: {name: MobileNetV3}, "
-                     "Neck: {name: DBFPN, out_channels: 96}, Head: {name: DBHead}}\n")
-                .find("not supported yet"),
+                     "Neck: {name: DBFPN, out_channels: 96}, Head: {name: DBHead}}\nLoss: {name: DBLoss}\n")
+                .find("needs its weights"),
+            std::string::npos);
+  // There is no native classifier network (only ONNX fine-tuning), so nothing to export.
+  EXPECT_NE(error_of("Global: {save_inference_dir: " + out +
+                     "}\nArchitecture: {model_type: cls, algorithm: CLS, Backbone: {name: MobileNetV3}, "
+                     "Head: {name: ClsHead, class_dim: 2}}\n")
+                .find("unknown head 'ClsHead'"),
             std::string::npos);
   // A dictionary that does not fit the model's 6,625 classes.
   test::write_text(out + "/abc.txt", "a\nb\nc\n");

@@ -6,12 +6,15 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/onnx/onnx_writer.h"
+#include "ocrforge/train/data/rec_input_size.h"
+#include "ocrforge/train/export/det_model_onnx.h"
 #include "ocrforge/train/export/inference_yml.h"
 #include "ocrforge/train/export/rec_model_onnx.h"
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/task/cls_task.h"
+#include "ocrforge/train/task/det_task.h"
 #include "ocrforge/train/task/rec_task.h"
 #include "ocrforge/train/task/task.h"
 #include "ocrforge/train/task/training_schema.h"
@@ -21,23 +24,6 @@ namespace fs = std::filesystem;
 namespace ocrforge {
 
 namespace {
-
-// n[key], or a null node when n is not a map (a const lookup of an absent
-// key gives a node that throws when indexed again).
-YAML::Node child(const YAML::Node& n, const char* key) { return n && n.IsMap() ? n[key] : YAML::Node(); }
-
-// The recognizer's input height: RecResizeImg.image_shape of Eval (else Train), else 48.
-int64_t rec_input_height(const Config& config) {
-  for (const char* section : {"Eval", "Train"}) {
-    const YAML::Node list = child(child(child(config.root(), section), "dataset"), "transforms");
-    if (!list.IsSequence()) continue;
-    for (const auto& item : list) {
-      const YAML::Node shape = child(child(item, "RecResizeImg"), "image_shape");
-      if (shape.IsSequence() && shape.size() == 3) return shape[1].as<int64_t>();
-    }
-  }
-  return 48;
-}
 
 InferenceIo io_of(const OnnxGraph& g) {
   InferenceIo io;
@@ -60,10 +46,10 @@ ExportReport export_inference_model(const Config& config) {
                      "-o Global.save_inference_dir=./inference/rec");
   const bool onnx = is_onnx_architecture(config.root()["Architecture"]);
   const std::string model_type = config.get<std::string>("Architecture.model_type", "rec");
-  if (!onnx && model_type != "rec")
+  if (!onnx && model_type != "rec" && model_type != "det")
     throw UsageError("export of native " + model_type + " models (Architecture.algorithm '" +
                      config.get<std::string>("Architecture.algorithm", "") +
-                     "') is not supported yet; native recognition models and models fine-tuned from ONNX "
+                     "') is not supported yet; native rec and det models and models fine-tuned from ONNX "
                      "(algorithm: ONNX) export today");
 
   const TrainerOptions options = trainer_options_from_config(config);
@@ -92,9 +78,15 @@ ExportReport export_inference_model(const Config& config) {
     graph->save_onnx(r.onnx_path);
     io = io_of(read_onnx_graph(r.onnx_path));
   } else {
-    auto* rec = dynamic_cast<RecTask*>(task.get());
-    if (!rec || !rec->rec_model()) throw Error("internal: a native rec config built no recognition model");
-    const OnnxGraph g = rec_model_to_onnx(*rec->rec_model(), rec_input_height(config));
+    OnnxGraph g;
+    if (auto* det = dynamic_cast<DetTask*>(task.get())) {
+      if (!det->det_model()) throw Error("internal: a native det config built no detection model");
+      g = det_model_to_onnx(*det->det_model());
+    } else {
+      auto* rec = dynamic_cast<RecTask*>(task.get());
+      if (!rec || !rec->rec_model()) throw Error("internal: a native rec config built no recognition model");
+      g = rec_model_to_onnx(*rec->rec_model(), rec_input_size(config.root()).first);
+    }
     write_onnx_graph(g, r.onnx_path);
     io = io_of(g);
   }

@@ -5,7 +5,9 @@
 //   written back as that graph with the trained weights.
 // - Native recognition models (SVTR_LCNet, CRNN and the other rec necks) are
 //   emitted as a new graph (export/rec_model_onnx.h, opset 17).
-// - Native detection models (DB) are a clear "not supported yet".
+// - Native DB detection models (MobileNetV3 / ResNet_vd, DBFPN / RSEFPN,
+//   DBHead) likewise (export/det_model_onnx.h).
+// - Native classifiers cannot be trained yet, so there is nothing to export.
 #pragma once
 #include <string>
 

@@ -104,6 +104,21 @@ std::vector<int64_t> two(const torch::ExpandingArray<2>& a) { return {(*a)[0], (
 
 }  // namespace
 
+namespace {
+
+// Batch norm (inference form) as a per-channel scale and shift, in double.
+std::pair<torch::Tensor, torch::Tensor> bn_scale_shift(const torch::nn::BatchNorm2dImpl& bn, int64_t channels) {
+  const auto& bo = bn.options;
+  const torch::Tensor gamma =
+      bo.affine() ? bn.weight.detach().to(torch::kFloat64) : torch::ones({channels}, torch::kFloat64);
+  const torch::Tensor beta =
+      bo.affine() ? bn.bias.detach().to(torch::kFloat64) : torch::zeros({channels}, torch::kFloat64);
+  const torch::Tensor scale = gamma / torch::sqrt(bn.running_var.to(torch::kFloat64) + bo.eps());
+  return {scale, beta - bn.running_mean.to(torch::kFloat64) * scale};
+}
+
+}  // namespace
+
 std::string emit_conv(OnnxEmitter& e, const std::string& x, const torch::nn::Conv2dImpl& conv,
                       const torch::nn::BatchNorm2dImpl* bn, const std::string& name) {
   const auto& o = conv.options;
@@ -117,12 +132,9 @@ std::string emit_conv(OnnxEmitter& e, const std::string& x, const torch::nn::Con
   torch::Tensor b = conv.bias.defined() ? conv.bias.detach().to(torch::kFloat64)
                                         : torch::zeros({w.size(0)}, torch::kFloat64);
   if (bn) {
-    const auto& bo = bn->options;
-    const torch::Tensor gamma = bo.affine() ? bn->weight.detach().to(torch::kFloat64) : torch::ones_like(b);
-    const torch::Tensor beta = bo.affine() ? bn->bias.detach().to(torch::kFloat64) : torch::zeros_like(b);
-    const torch::Tensor scale = gamma / torch::sqrt(bn->running_var.to(torch::kFloat64) + bo.eps());
+    const auto [scale, shift] = bn_scale_shift(*bn, w.size(0));
     w = w * scale.view({-1, 1, 1, 1});
-    b = (b - bn->running_mean.to(torch::kFloat64)) * scale + beta;
+    b = b * scale + shift;
   }
   const std::vector<int64_t> pad = two(c10::get<torch::ExpandingArray<2>>(o.padding()));
   const std::string wn = e.constant(name + ".weight", w.to(torch::kFloat32));
@@ -134,6 +146,46 @@ std::string emit_conv(OnnxEmitter& e, const std::string& x, const torch::nn::Con
                  {"dilations", onnx_ints(two(o.dilation()))},
                  {"group", onnx_int(o.groups())}},
                 name);
+}
+
+std::string emit_conv_transpose(OnnxEmitter& e, const std::string& x, const torch::nn::ConvTranspose2dImpl& conv,
+                                const torch::nn::BatchNorm2dImpl* bn, const std::string& name) {
+  const auto& o = conv.options;
+  if (!c10::get_if<torch::ExpandingArray<2>>(&o.padding()))
+    throw Error("ONNX export: transposed convolution '" + name + "' has a padding the exporter does not write");
+  if (o.groups() != 1)
+    throw Error("ONNX export: transposed convolution '" + name + "' is grouped, which the exporter does not write");
+  torch::NoGradGuard no_grad;
+  // Weight [in, out, kh, kw]: the output channels are dimension 1.
+  torch::Tensor w = conv.weight.detach().to(torch::kFloat64).contiguous();
+  torch::Tensor b = conv.bias.defined() ? conv.bias.detach().to(torch::kFloat64)
+                                        : torch::zeros({w.size(1)}, torch::kFloat64);
+  if (bn) {
+    const auto [scale, shift] = bn_scale_shift(*bn, w.size(1));
+    w = w * scale.view({1, -1, 1, 1});
+    b = b * scale + shift;
+  }
+  const std::vector<int64_t> pad = two(c10::get<torch::ExpandingArray<2>>(o.padding()));
+  const std::string wn = e.constant(name + ".weight", w.to(torch::kFloat32));
+  const std::string bnm = e.constant(name + ".bias", b.to(torch::kFloat32));
+  return e.node("ConvTranspose", {x, wn, bnm},
+                {{"kernel_shape", onnx_ints(two(o.kernel_size()))},
+                 {"strides", onnx_ints(two(o.stride()))},
+                 {"pads", onnx_ints({pad[0], pad[1], pad[0], pad[1]})},
+                 {"output_padding", onnx_ints(two(o.output_padding()))},
+                 {"dilations", onnx_ints(two(o.dilation()))}},
+                name);
+}
+
+std::string emit_upsample_nearest(OnnxEmitter& e, const std::string& x, int64_t factor, const std::string& hint) {
+  const float f = static_cast<float>(factor);
+  const std::string scales = e.constant("const_scales", torch::tensor({1.0f, 1.0f, f, f}));
+  // roi is unused by asymmetric coordinates: left out (the empty input name).
+  return e.node("Resize", {x, "", scales},
+                {{"mode", onnx_string("nearest")},
+                 {"coordinate_transformation_mode", onnx_string("asymmetric")},
+                 {"nearest_mode", onnx_string("floor")}},
+                hint);
 }
 
 std::string emit_linear(OnnxEmitter& e, const std::string& x, const torch::nn::LinearImpl& fc, const std::string& name) {

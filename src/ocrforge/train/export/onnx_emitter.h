@@ -60,6 +60,14 @@ class OnnxEmitter {
 // its running statistics). Initializers `<name>.weight` / `<name>.bias`.
 std::string emit_conv(OnnxEmitter& e, const std::string& x, const torch::nn::Conv2dImpl& conv,
                       const torch::nn::BatchNorm2dImpl* bn, const std::string& name);
+// ConvTranspose2d (+ the BatchNorm2d that follows it, folded over the output
+// channels, weight dimension 1). Initializers `<name>.weight` / `<name>.bias`.
+std::string emit_conv_transpose(OnnxEmitter& e, const std::string& x, const torch::nn::ConvTranspose2dImpl& conv,
+                                const torch::nn::BatchNorm2dImpl* bn, const std::string& name);
+// Nearest-neighbour upsampling of an NCHW map by an integer factor, as
+// LibTorch's interpolate(mode nearest, scale_factor): Resize with
+// asymmetric coordinates and floor rounding, output pixel i reads input i / f.
+std::string emit_upsample_nearest(OnnxEmitter& e, const std::string& x, int64_t factor, const std::string& hint);
 // x @ W^T + b on the last axis (any rank).
 std::string emit_linear(OnnxEmitter& e, const std::string& x, const torch::nn::LinearImpl& fc, const std::string& name);
 // LayerNormalization over the last axis.

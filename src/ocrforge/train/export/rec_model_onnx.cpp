@@ -1,10 +1,10 @@
 #include "ocrforge/train/export/rec_model_onnx.h"
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/train/export/module_emitters.h"
 #include "ocrforge/train/export/onnx_emitter.h"
 #include "ocrforge/train/models/mobilenet_v1_enhance.h"
 #include "ocrforge/train/models/mobilenet_v3.h"
-#include "ocrforge/train/models/mobilenet_v3_blocks.h"
 #include "ocrforge/train/models/encoder_svtr.h"
 #include "ocrforge/train/models/svtr_block.h"
 
@@ -13,43 +13,7 @@ namespace ocrforge {
 namespace {
 
 using torch::nn::Module;
-
-const Module* find_child(const Module& m, const std::string& name) {
-  for (const auto& kv : m.named_children())
-    if (kv.key() == name) return kv.value().get();
-  return nullptr;
-}
-
-// Sub-module `name` of `m` as a T; Error naming `path` otherwise.
-template <typename T>
-const T& child(const Module& m, const std::string& name, const std::string& path) {
-  const Module* c = find_child(m, name);
-  if (!c) throw Error("ONNX export: '" + path + "' has no sub-module '" + name + "'");
-  const T* t = c->as<T>();
-  if (!t) throw Error("ONNX export: '" + path + "." + name + "' is a " + c->name() + ", not the module the exporter expects");
-  return *t;
-}
-
-std::string conv_bn(OnnxEmitter& e, const std::string& x, const Module& m, const std::string& conv,
-                    const std::string& bn, const std::string& path) {
-  return emit_conv(e, x, child<torch::nn::Conv2dImpl>(m, conv, path), &child<torch::nn::BatchNorm2dImpl>(m, bn, path),
-                   path + "." + conv);
-}
-
-std::string plain_conv(OnnxEmitter& e, const std::string& x, const Module& m, const std::string& conv,
-                       const std::string& path) {
-  return emit_conv(e, x, child<torch::nn::Conv2dImpl>(m, conv, path), nullptr, path + "." + conv);
-}
-
-// Squeeze-excitation: pool -> conv1 -> relu -> conv2 -> hard sigmoid -> scale.
-// MobileNetV1Enhance's hard sigmoid is LibTorch's (slope 1/6), MobileNetV3's Paddle's (0.2).
-std::string se(OnnxEmitter& e, const std::string& x, const Module& m, float slope, const std::string& path) {
-  std::string s = e.node("GlobalAveragePool", {x}, {}, path + ".pool");
-  s = e.node("Relu", {plain_conv(e, s, m, "conv1", path)});
-  s = e.node("HardSigmoid", {plain_conv(e, s, m, "conv2", path)},
-             {{"alpha", onnx_float(slope)}, {"beta", onnx_float(0.5f)}});
-  return e.node("Mul", {x, s}, {}, path);
-}
+using namespace export_blocks;
 
 // --- MobileNetV1Enhance ---------------------------------------------------
 
@@ -76,21 +40,13 @@ std::string mobilenet_v1_enhance(OnnxEmitter& e, std::string x, const MobileNetV
 
 // --- MobileNetV3 (rec) ----------------------------------------------------
 
-std::string mv3_conv_bn(OnnxEmitter& e, const std::string& x, const MV3ConvBNImpl& m, const std::string& path) {
-  return emit_activation(e, conv_bn(e, x, m, "conv", "bn", path), m.act());
-}
-
 std::string mobilenet_v3(OnnxEmitter& e, std::string x, const MobileNetV3Impl& m, const std::string& path) {
   x = mv3_conv_bn(e, x, child<MV3ConvBNImpl>(m, "conv1", path), path + ".conv1");
   for (const auto& kv : child<torch::nn::SequentialImpl>(m, "blocks", path).named_children()) {
     const std::string bp = path + ".blocks." + kv.key();
     const auto* unit = kv.value()->as<ResidualUnitImpl>();
     if (!unit) throw Error("ONNX export: '" + bp + "' is not a residual unit");
-    std::string y = mv3_conv_bn(e, x, child<MV3ConvBNImpl>(*unit, "expand_conv", bp), bp + ".expand_conv");
-    y = mv3_conv_bn(e, y, child<MV3ConvBNImpl>(*unit, "bottleneck_conv", bp), bp + ".bottleneck_conv");
-    if (find_child(*unit, "mid_se")) y = se(e, y, child<MV3SEImpl>(*unit, "mid_se", bp), 0.2f, bp + ".mid_se");
-    y = mv3_conv_bn(e, y, child<MV3ConvBNImpl>(*unit, "linear_conv", bp), bp + ".linear_conv");
-    x = unit->shortcut() ? e.node("Add", {x, y}, {}, bp) : y;
+    x = mv3_residual_unit(e, x, *unit, bp);
   }
   x = mv3_conv_bn(e, x, child<MV3ConvBNImpl>(m, "conv2", path), path + ".conv2");
   return e.node("MaxPool", {x},

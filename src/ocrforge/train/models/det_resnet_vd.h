@@ -18,6 +18,8 @@ class ResNetConvBNImpl : public torch::nn::Module {
  public:
   ResNetConvBNImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, bool relu, bool vd_pool = false);
   torch::Tensor forward(torch::Tensor x);
+  bool relu() const { return relu_; }
+  bool vd_pool() const { return vd_pool_; }
 
  private:
   torch::nn::Conv2d conv_{nullptr};

@@ -16,6 +16,7 @@ class RSELayerImpl : public torch::nn::Module {
  public:
   RSELayerImpl(int64_t in, int64_t out, int64_t kernel, bool shortcut);
   torch::Tensor forward(torch::Tensor x);
+  bool shortcut() const { return shortcut_; }
 
  private:
   torch::nn::Conv2d in_conv_{nullptr};
