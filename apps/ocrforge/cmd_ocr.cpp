@@ -1,12 +1,16 @@
 // `ocrforge ocr`: PaddleOCR's predict_system on images. Every image is
 // processed even when others fail (whatever they throw); the exit code is 0
-// only if all succeeded.
+// only if all succeeded. Over several images the stages of consecutive
+// images overlap (OcrStream, --pipelined, the default); --benchmark runs them
+// one after the other, so each stage's time is its own.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "benchmark_run.h"
 #include "commands.h"
 #include "image_loop.h"
+#include "streamed_image_loop.h"
 #include "ocr_flags.h"
 #include "ocr_outputs.h"
 #include "ocrforge/core/error.h"
@@ -15,6 +19,7 @@
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/infer/image_reader.h"
 #include "ocrforge/infer/ocr_pipeline.h"
+#include "ocrforge/infer/ocr_stream.h"
 
 namespace ocrforge {
 
@@ -34,6 +39,9 @@ static void warm_up(OcrPipeline& ocr, const std::vector<std::string>& images, in
 int cmd_ocr(const Args& args) {
   FlagSet flags("ocr");
   declare_ocr_flags(flags);
+  flags.add_bool("pipelined", true,
+                 "overlap decoding, detection and recognition of consecutive images (results stay in input "
+                 "order); off, or with --benchmark: one image after the other");
   const std::vector<std::string> extra = flags.parse(args);
   if (flags.help_requested()) {
     std::cout << flags.help_text();
@@ -58,21 +66,45 @@ int cmd_ocr(const Args& args) {
   if (out_opt.visualize) out_opt.font_path = vis_font_or_warn(out_opt.font_path);
 
   const std::vector<std::string> images = list_images(image_dir);
-  OcrPipeline ocr(params);
-  OcrOutputs outputs(out_opt, params, images);
-
   const bool benchmark = flags.get_bool("benchmark");
-  if (benchmark) warm_up(ocr, images, flags.get_int("warmup_runs"), read);
-
-  Stopwatch total;
-  const size_t failed = for_each_image("ocr", images, read, [&](const std::string& path, LoadedImage& img) {
-    OcrResult r = ocr.run(img.bgr, img.scale, out_opt.save_crops);
-    const std::string vis = outputs.write(path, img.bgr, r);
-    std::fprintf(stderr, "%s: %zu lines in %.1f ms%s%s\n", path.c_str(), r.lines.size(), r.total_ms,
+  const bool pipelined = flags.get_bool("pipelined") && !benchmark && images.size() > 1;
+  // The models load before any output is created, so a missing model leaves no files behind.
+  StreamedImageLoop loop(read);
+  std::unique_ptr<OcrStream> stream;
+  std::unique_ptr<OcrPipeline> ocr;
+  if (pipelined) {
+    StreamOptions so;
+    so.keep_crops = out_opt.save_crops;
+    so.decode = [&loop](const std::string& path) { return loop.decode(path); };
+    stream = std::make_unique<OcrStream>(params, so);
+  } else {
+    ocr = std::make_unique<OcrPipeline>(params);
+  }
+  OcrOutputs outputs(out_opt, params, images);
+  // One image's results: files, then the log line (with the time its own
+  // stages took) and the text.
+  const auto report = [&](const std::string& path, const cv::Mat& bgr, const OcrResult& r, double ms) {
+    const std::string vis = outputs.write(path, bgr, r);
+    std::fprintf(stderr, "%s: %zu lines in %.1f ms%s%s\n", path.c_str(), r.lines.size(), ms,
                  vis.empty() ? "" : ", visualisation: ", vis.c_str());
     for (const auto& line : r.lines) std::printf("%s\t%.3f\n", line.text.c_str(), line.score);
     std::fflush(stdout);
-  });
+  };
+
+  if (benchmark) warm_up(*ocr, images, flags.get_int("warmup_runs"), read);
+  Stopwatch total;
+  size_t failed = 0;
+  if (pipelined) {
+    failed = loop.run("ocr", images, *stream, [&](const std::string& path, const StreamResult& r) {
+      // total_ms would include the time spent queued behind other images.
+      report(path, r.image.bgr, r.result, r.result.det_ms + r.result.cls_ms + r.result.rec_ms);
+    });
+  } else {
+    failed = for_each_image("ocr", images, read, [&](const std::string& path, LoadedImage& img) {
+      const OcrResult r = ocr->run(img.bgr, img.scale, out_opt.save_crops);
+      report(path, img.bgr, r, r.total_ms);
+    });
+  }
   outputs.finish();
   const double total_s = total.elapsed_ms() / 1000.0;
   std::fprintf(stderr, "%zu images, %zu failed, %.2f s; results in %s\n", images.size(), failed, total_s,
@@ -81,11 +113,11 @@ int cmd_ocr(const Args& args) {
     // The report goes to stderr: stdout carries only the recognised text.
     const double rss = current_rss_mb();
     const auto& rt = params.runtime;
-    print_benchmark("det", ocr.detector().model(), ocr.detector().stats(), rt, 1, "dynamic", total_s, rss);
-    if (ocr.classifier())
-      print_benchmark("cls", ocr.classifier()->model(), ocr.classifier()->stats(), rt, params.cls.batch_num,
+    print_benchmark("det", ocr->detector().model(), ocr->detector().stats(), rt, 1, "dynamic", total_s, rss);
+    if (ocr->classifier())
+      print_benchmark("cls", ocr->classifier()->model(), ocr->classifier()->stats(), rt, params.cls.batch_num,
                       "dynamic", total_s, rss);
-    print_benchmark("rec", ocr.recognizer().model(), ocr.recognizer().stats(), rt, params.rec.batch_num,
+    print_benchmark("rec", ocr->recognizer().model(), ocr->recognizer().stats(), rt, params.rec.batch_num,
                     "dynamic", total_s, rss);
   }
   return failed == 0 ? 0 : 1;

@@ -326,3 +326,36 @@ TEST(OcrCli, ProgressBarNeverSharesALineWithLogOrText) {
   EXPECT_GE(bars, 1u) << "the bar must be drawn on a terminal:\n" << r.out;
   EXPECT_EQ(texts, 3u) << r.out;
 }
+
+TEST(OcrCli, PipelinedRunReadsExactlyWhatOneImageAfterTheOtherReads) {
+  // Several images, a file that is no image and a JPEG cut in its data (the
+  // decoder warns and gives what it read), in both runners.
+  const std::string dir = test::fresh_dir("cli_pipelined");
+  const std::string in = dir + "/in";
+  fs::create_directories(in);
+  for (const char* name : {"imgs_ger_1.jpg", "imgs_en_254.jpg", "imgs_11.jpg", "ch_word_3.jpg"})
+    fs::copy_file(test::data_dir() + "/samples/" + name, in + "/" + name);
+  test::write_text(in + "/bad.png", "not an image");
+  const std::string jpeg = test::read_text(test::data_dir() + "/samples/imgs_12.jpg");
+  test::write_text(in + "/cut.jpg", jpeg.substr(0, jpeg.size() * 2 / 3));
+  auto pipelined = ocr("--image_dir " + in + " --draw_img_save_dir " + dir + "/p", dir);
+  auto sequential = ocr("--image_dir " + in + " --draw_img_save_dir " + dir + "/s --pipelined false", dir);
+  EXPECT_EQ(pipelined.exit_code, 1) << pipelined.err;
+  EXPECT_EQ(sequential.exit_code, 1) << sequential.err;
+  EXPECT_GT(pipelined.out.size(), 100u) << pipelined.out;
+  EXPECT_EQ(pipelined.out, sequential.out);
+  EXPECT_EQ(test::read_text(dir + "/p/system_results.txt"), test::read_text(dir + "/s/system_results.txt"));
+  // The same warnings and errors, naming the same files, in the same order.
+  const auto notes = [](const std::string& err) {
+    std::vector<std::string> v;
+    for (const auto& l : lines_of(err))
+      if (l.find("warning:") != std::string::npos || l.find("error:") != std::string::npos) v.push_back(l);
+    return v;
+  };
+  const auto p = notes(pipelined.err), s = notes(sequential.err);
+  EXPECT_EQ(p, s) << pipelined.err << "\n---\n" << sequential.err;
+  ASSERT_EQ(p.size(), 2u) << pipelined.err;
+  EXPECT_NE(p[0].find("error: image '" + in + "/bad.png'"), std::string::npos) << p[0];
+  EXPECT_NE(p[1].find("warning: image '" + in + "/cut.jpg'"), std::string::npos) << p[1];
+  EXPECT_NE(pipelined.err.find("6 images, 1 failed"), std::string::npos) << pipelined.err;
+}

@@ -78,15 +78,22 @@ void recognize_stage(Work& w, TextRecognizer& rec, float drop_score, bool keep_c
   w.boxes.clear();
 }
 
-// Runs `fn` on one work item; an exception fails that image only.
+// Runs `fn` on one work item; an exception fails that image only, with a
+// message that names the file once.
 template <typename Fn>
 void guarded(Work& w, Fn&& fn) {
   if (!w.out.error.empty()) return;
+  std::string what;
   try {
     fn();
+    return;
+  } catch (const std::bad_alloc&) {
+    what = "out of memory while processing it (try a smaller image limit, e.g. --max_image_pixels)";
   } catch (const std::exception& e) {
-    w.out.error = w.out.path + ": " + e.what();
+    what = e.what();
   }
+  // Reading errors name the image already; others (OpenCV, ORT) do not.
+  w.out.error = what.find(w.out.path) != std::string::npos ? what : "image '" + w.out.path + "': " + what;
 }
 
 }  // namespace
@@ -114,7 +121,7 @@ void OcrStream::run(const std::vector<std::string>& paths, const std::function<v
       Work w;
       w.out.index = i;
       w.out.path = paths[i];
-      guarded(w, [&] { w.out.image = read_image(paths[i], max_side); });
+      guarded(w, [&] { w.out.image = options_.decode ? options_.decode(paths[i]) : read_image(paths[i], max_side); });
       if (!decoded.push(std::move(w))) return;
     }
     decoded.close();

@@ -29,13 +29,17 @@ struct StreamOptions {
   int det_threads = 0;
   int rec_threads = 0;
   bool keep_crops = false;  // fill OcrLine::crop
+  // Decodes one file on the decoding thread; empty: read_image(path,
+  // params.det.resize.max_side_limit). A caller that also limits pixels or
+  // captures decoder messages passes its own. An exception fails that image.
+  std::function<LoadedImage(const std::string& path)> decode;
 };
 
 struct StreamResult {
   size_t index = 0;   // position in the input list
   std::string path;
   bool ok = false;
-  std::string error;  // when !ok: what failed, naming the file
+  std::string error;  // when !ok: what failed, naming the file ("image '<path>': ...")
   LoadedImage image;  // the decoded image (empty when decoding failed)
   OcrResult result;   // coordinates in file pixels (image.scale applied)
 };
