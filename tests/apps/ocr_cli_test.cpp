@@ -118,9 +118,12 @@ TEST(OcrCli, BenchmarkPrintsOneReportPerModel) {
 
 TEST(OcrCli, PlannedCommandsSayNotYetSupported) {
   const std::string dir = test::fresh_dir("cli_planned");
-  auto r = test::run_command(test::binary() + " tipc -c x.yml", dir);
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("not yet supported"), std::string::npos);
+  for (const char* cmd : {" tipc run cfg.txt lite_train_lite_infer", " tipc prepare cfg.txt lite_train_lite_infer",
+                          " serve"}) {
+    auto r = test::run_command(test::binary() + cmd, dir);
+    EXPECT_EQ(r.exit_code, 2) << cmd;
+    EXPECT_NE(r.err.find("not yet supported"), std::string::npos) << cmd << ": " << r.err;
+  }
 }
 
 // ---- reliability (docs/reliability.md): one bad input never costs other work

@@ -58,7 +58,11 @@ TEST(OcrStream, ResultsComeInInputOrderAndABadImageFailsAlone) {
 }
 
 TEST(OcrStream, AnExceptionInTheSinkStopsTheStagesAndIsRethrown) {
-  OcrStream stream(params(), StreamOptions{1, 1, 1, false});
+  StreamOptions one_each;
+  one_each.queue_depth = 1;
+  one_each.det_threads = 1;
+  one_each.rec_threads = 1;
+  OcrStream stream(params(), one_each);
   const std::string img = test::data_dir() + "/samples/ch_word_3.jpg";
   const std::vector<std::string> paths(8, img);
   size_t calls = 0;

@@ -1,0 +1,316 @@
+#include "ocrforge/tipc/tipc_plan.h"
+
+#include <map>
+#include <sstream>
+
+#include "ocrforge/core/error.h"
+
+namespace ocrforge {
+
+namespace {
+
+std::vector<std::string> split_ws(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string t; in >> t;) out.push_back(t);
+  return out;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string t; std::getline(in, t, sep);) out.push_back(t);
+  return out;
+}
+
+// PaddleOCR's func_set_params: "key=value", or nothing for a null key or value.
+std::vector<std::string> param(const std::string& key, const std::string& value) {
+  if (tipc_null(key) || tipc_null(value)) return {};
+  return {key + "=" + value};
+}
+
+void append(std::vector<std::string>& to, const std::vector<std::string>& more) {
+  to.insert(to.end(), more.begin(), more.end());
+}
+
+// `--flag="3,48,320"` -> `--flag=3,48,320` (the shell would drop the quotes).
+std::string unquote(std::string t) {
+  for (const char q : {'"', '\''}) {
+    const size_t eq = t.find('=');
+    const size_t a = eq == std::string::npos ? 0 : eq + 1;
+    if (t.size() >= a + 2 && t[a] == q && t.back() == q) t = t.substr(0, a) + t.substr(a + 1, t.size() - a - 2);
+  }
+  return t;
+}
+
+// The value of `key` in `s`; Error naming the file, section and key when absent.
+const TipcEntry& need(const TipcConfig& c, const TipcSection& s, const std::string& key) {
+  if (const TipcEntry* e = s.find(key)) return *e;
+  throw Error(c.source() + ": [" + s.name + "] has no '" + key + ":' line (PaddleOCR's TIPC files always do)");
+}
+
+// The entry `offset` places after `anchor` (free-form slots such as the
+// `null:null` placeholders), or an empty entry.
+TipcEntry after(const TipcSection& s, const std::string& anchor, int offset) {
+  const int i = s.index_of(anchor);
+  if (i < 0 || i + offset >= static_cast<int>(s.entries.size())) return {};
+  return s.entries[static_cast<size_t>(i + offset)];
+}
+
+// The inference flag block: the entries after `inference:` in order.
+struct InferKeys {
+  TipcEntry use_gpu, mkldnn, threads, batch, trt, precision, model_dir, image_dir, save_log, benchmark, extra;
+};
+
+InferKeys infer_keys(const TipcConfig& c, const TipcSection& s) {
+  InferKeys k;
+  TipcEntry* slots[] = {&k.use_gpu, &k.mkldnn,    &k.threads,  &k.batch,     &k.trt,  &k.precision,
+                        &k.model_dir, &k.image_dir, &k.save_log, &k.benchmark, &k.extra};
+  for (int i = 0; i < 11; ++i) *slots[i] = after(s, "inference", i + 1);
+  if (k.use_gpu.key.rfind("--", 0) != 0)
+    throw Error(c.source() + ": [infer_params] the line after 'inference:' must be the --use_gpu switch, got '" +
+                k.use_gpu.key + "'");
+  return k;
+}
+
+const std::map<std::string, std::vector<std::string>>& tools() {
+  static const std::map<std::string, std::vector<std::string>> t = {
+      {"tools/train.py", {"train"}},
+      {"tools/eval.py", {"eval"}},
+      {"tools/export_model.py", {"export"}},
+      {"tools/infer/predict_det.py", {"infer", "det"}},
+      {"tools/infer/predict_rec.py", {"infer", "rec"}},
+      {"tools/infer/predict_cls.py", {"infer", "cls"}},
+      {"tools/infer/predict_system.py", {"ocr"}}};
+  return t;
+}
+
+}  // namespace
+
+std::string TipcStage::command() const {
+  std::string s = "ocrforge";
+  for (const auto& a : argv) s += " " + a;
+  return s;
+}
+
+std::vector<std::string> tipc_translate(const std::string& paddle_command, const std::vector<std::string>& extra) {
+  std::vector<std::string> tokens = split_ws(paddle_command);
+  if (tokens.empty()) throw UsageError("TIPC: an empty tool command");
+  const auto it = tools().find(tokens[0]);
+  if (it == tools().end())
+    throw UsageError("TIPC: '" + tokens[0] + "' has no ocrforge counterpart (known: tools/train.py, tools/eval.py, "
+                     "tools/export_model.py, tools/infer/predict_det|rec|cls|system.py)");
+  std::vector<std::string> argv = it->second;
+  for (size_t i = 1; i < tokens.size(); ++i) argv.push_back(unquote(tokens[i]));
+  append(argv, extra);
+  return argv;
+}
+
+TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
+  static const char* modes[] = {"lite_train_lite_infer", "lite_train_whole_infer", "whole_infer",
+                                "whole_train_whole_infer"};
+  bool known = false;
+  for (const char* m : modes) known = known || o.mode == m;
+  if (!known)
+    throw UsageError("TIPC mode '" + o.mode +
+                     "' is not one of lite_train_lite_infer, lite_train_whole_infer, whole_infer, "
+                     "whole_train_whole_infer");
+  const TipcSection& train = c.require("train_params");
+  const TipcSection& infer = c.require("infer_params");
+  const TipcSection* eval = c.section("eval_params");
+  TipcPlan p;
+  p.model_name = need(c, train, "model_name").value;
+  p.mode = o.mode;
+  p.log_dir = o.output_root + "/" + p.model_name + "/" + o.mode;
+
+  const InferKeys ik = infer_keys(c, infer);
+  const std::string inference_py = need(c, infer, "inference").value;
+  // func_inference: every CPU / GPU combination, with PaddleOCR's skip rules.
+  const auto add_inference = [&](const std::string& model_dir, const std::string& img_dir, bool quant) {
+    for (const std::string& use_gpu : tipc_list(ik.use_gpu.value)) {
+      const bool gpu = use_gpu == "True" || use_gpu == "gpu";
+      if (!gpu && use_gpu != "False" && use_gpu != "cpu") continue;  // PaddleOCR: "hardware other than CPU and GPU"
+      for (const std::string& mkldnn : gpu ? std::vector<std::string>{""} : tipc_list(ik.mkldnn.value))
+        for (const std::string& threads : gpu ? std::vector<std::string>{""} : tipc_list(ik.threads.value))
+          for (const std::string& trt : gpu ? tipc_list(ik.trt.value) : std::vector<std::string>{""})
+            for (const std::string& precision : tipc_list(ik.precision.value))
+              for (const std::string& batch : tipc_list(ik.batch.value)) {
+                if (!gpu && mkldnn == "False" && precision == "fp16") continue;
+                if (!gpu && quant && precision != "int8") continue;
+                if (gpu && !quant && precision.find("int8") != std::string::npos) continue;
+                if (gpu && trt == "False" && (precision == "fp16" || precision == "int8")) continue;
+                TipcStage s;
+                s.kind = "infer";
+                s.log_path = p.log_dir + "/python_infer_" +
+                             (gpu ? "gpu_usetrt_" + trt : "cpu_usemkldnn_" + mkldnn + "_threads_" + threads) +
+                             "_precision_" + precision + "_batchsize_" + batch + ".log";
+                if (!o.is_trainer0) {
+                  s.skip_reason = "the model is saved on trainer 0 only";
+                  p.stages.push_back(s);
+                  continue;
+                }
+                std::vector<std::string> extra = {ik.use_gpu.key + "=" + use_gpu};
+                if (!gpu) {
+                  append(extra, param(ik.threads.key, threads));
+                  if (mkldnn == "True") s.not_applied.push_back(ik.mkldnn.key + "=True (no MKL-DNN: ONNX Runtime's CPU kernels)");
+                } else if (trt == "True") {
+                  s.not_applied.push_back(ik.trt.key + "=True (no TensorRT: ONNX Runtime CPU/CUDA only)");
+                }
+                append(extra, param(ik.model_dir.key, model_dir));
+                append(extra, param(ik.batch.key, batch));
+                append(extra, param(ik.image_dir.key, img_dir));
+                append(extra, param(ik.benchmark.key, ik.benchmark.value));
+                append(extra, param(ik.precision.key, precision));
+                append(extra, param(ik.extra.key, ik.extra.value));
+                s.argv = tipc_translate(inference_py, extra);
+                p.stages.push_back(s);
+              }
+    }
+  };
+
+  const TipcEntry& save_infer = need(c, infer, "Global.save_inference_dir");
+  const TipcEntry& export_weight = need(c, infer, "Global.checkpoints");
+  if (o.mode == "whole_infer") {
+    // Export (where infer_export names a command) and infer each listed model.
+    const std::vector<std::string> models = tipc_list(need(c, infer, "infer_model").value);
+    const std::vector<std::string> exports = tipc_list(need(c, infer, "infer_export").value);
+    const std::vector<std::string> quant = tipc_list(need(c, infer, "infer_quant").value);
+    for (size_t i = 0; i < models.size(); ++i) {
+      const std::string run_export = i < exports.size() ? exports[i] : "null";
+      if (!tipc_null(run_export)) {
+        TipcStage s;
+        s.kind = "export";
+        s.log_path = p.log_dir + "/_export_" + std::to_string(i) + ".log";
+        std::vector<std::string> extra = param(export_weight.key, models[i]);
+        append(extra, param(save_infer.key, models[i]));
+        s.argv = tipc_translate(run_export, extra);
+        p.stages.push_back(s);
+      }
+      add_inference(models[i], need(c, infer, ik.image_dir.key).value, i < quant.size() && quant[i] == "True");
+    }
+    return p;
+  }
+
+  const TipcEntry& use_gpu = need(c, train, "Global.use_gpu");
+  const TipcEntry& autocast = need(c, train, "Global.auto_cast");
+  const TipcEntry& epoch = need(c, train, "Global.epoch_num");
+  const TipcEntry& save_model = need(c, train, "Global.save_model_dir");
+  const TipcEntry& batch = need(c, train, "Train.loader.batch_size_per_card");
+  const TipcEntry& pretrained = need(c, train, "Global.pretrained_model");
+  const std::string model_name = need(c, train, "train_model_name").value;
+  const std::string img_dir = need(c, train, "train_infer_img_dir").value;
+  const TipcEntry train_extra = after(train, "train_infer_img_dir", 1);
+  const TipcEntry trainer1 = after(train, "distill_train", 1), trainer2 = after(train, "distill_train", 2);
+  const TipcEntry export1 = after(infer, "distill_export", 1), export2 = after(infer, "distill_export", 2);
+  const std::string inference_dir = need(c, infer, "inference_dir").value;
+  const TipcEntry eval_py = eval ? after(*eval, "eval", 0) : TipcEntry{};
+  const TipcEntry eval_extra = eval ? after(*eval, "eval", 1) : TipcEntry{};
+
+  const std::vector<std::string> gpu_specs = tipc_list(need(c, train, "gpu_list").value);
+  const std::vector<std::string> use_gpu_values = tipc_list(use_gpu.value);
+  for (size_t g = 0; g < gpu_specs.size(); ++g) {
+    std::string gpu = gpu_specs[g];
+    std::string ips;
+    if (const size_t semi = gpu.find(';'); semi != std::string::npos) {
+      ips = gpu.substr(0, semi);
+      gpu = gpu.substr(semi + 1);
+    }
+    const size_t nodes = ips.empty() ? 1 : split(ips, ',').size();
+    const std::string train_use_gpu = g < use_gpu_values.size() ? use_gpu_values[g] : "";
+    for (const std::string& ac : tipc_list(autocast.value)) {
+      for (const std::string& trainer : tipc_list(need(c, train, "trainer").value)) {
+        std::string run_train, run_export;
+        bool quant = false;
+        if (trainer == "pact_train") {
+          run_train = need(c, train, "pact_train").value;
+          run_export = need(c, infer, "quant_export").value;
+          quant = true;
+        } else if (trainer == "fpgm_train") {
+          run_train = need(c, train, "fpgm_train").value;
+          run_export = need(c, infer, "fpgm_export").value;
+        } else if (trainer == "distill_train") {
+          run_train = need(c, train, "distill_train").value;
+          run_export = need(c, infer, "distill_export").value;
+        } else if (!tipc_null(trainer1.key) && trainer == trainer1.key) {
+          run_train = trainer1.value;
+          run_export = export1.value;
+        } else if (!tipc_null(trainer2.key) && trainer == trainer2.key) {
+          run_train = trainer2.value;
+          run_export = export2.value;
+        } else {
+          run_train = need(c, train, "norm_train").value;
+          run_export = need(c, infer, "norm_export").value;
+        }
+        if (tipc_null(run_train)) continue;
+        const std::string tag = trainer + "_gpus_" + gpu + "_autocast_" + ac;
+        const std::string save_log = p.log_dir + "/" + tag + (nodes > 1 ? "_nodes_" + std::to_string(nodes) : "");
+        const std::string stage_log = p.log_dir + "/" + tag + "_nodes_" + std::to_string(nodes);
+
+        TipcStage t;
+        t.kind = "train";
+        std::vector<std::string> extra = param(use_gpu.key, train_use_gpu);
+        append(extra, param(save_model.key, save_log));
+        append(extra, param(epoch.key, tipc_for_mode(epoch.value, o.mode)));
+        append(extra, param(pretrained.key, pretrained.value));
+        append(extra, param(autocast.key, ac));
+        append(extra, param(batch.key, tipc_for_mode(batch.value, o.mode)));
+        append(extra, param(train_extra.key, train_extra.value));
+        if (ac == "amp") append(extra, {"Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True"});
+        if (trainer != "norm_train") {
+          t.skip_reason = "not supported: trainer '" + trainer + "' (ocrforge trains norm_train only)";
+        } else {
+          try {
+            t.argv = tipc_translate(run_train, extra);
+          } catch (const UsageError& e) {
+            t.skip_reason = std::string("not supported: ") + e.what();
+          }
+        }
+        if (!t.argv.empty() && (nodes > 1 || gpu.find(',') != std::string::npos)) {
+          // Several workers: PaddleOCR's paddle.distributed.launch -> ocrforge launch.
+          std::vector<std::string> launch = {"launch"};
+          if (nodes > 1) launch.push_back("--ips=" + ips);
+          if (gpu == "-1") launch.push_back("--nproc_per_node=1");
+          else launch.push_back("--gpus=" + gpu);
+          if (nodes > 1 && !o.node_ip.empty()) launch.push_back("--node_ip=" + o.node_ip);
+          t.argv.insert(t.argv.begin(), launch.begin(), launch.end());
+        }
+        p.stages.push_back(t);
+        const bool trained = t.skip_reason.empty();
+        const std::string latest = save_log + "/" + model_name;
+
+        if (!tipc_null(eval_py.value)) {
+          TipcStage e;
+          e.kind = "eval";
+          e.log_path = stage_log + "_eval.log";
+          if (!trained) e.skip_reason = "its training was skipped";
+          else if (!o.is_trainer0) e.skip_reason = "the model is saved on trainer 0 only";
+          else {
+            std::vector<std::string> ex = param(pretrained.key, latest);
+            append(ex, param(use_gpu.key, train_use_gpu));
+            append(ex, param(eval_extra.key, eval_extra.value));
+            e.argv = tipc_translate(eval_py.value, ex);
+          }
+          p.stages.push_back(e);
+        }
+        if (tipc_null(run_export)) continue;
+        TipcStage x;
+        x.kind = "export";
+        x.log_path = stage_log + "_export.log";
+        if (!trained) x.skip_reason = "its training was skipped";
+        else if (!o.is_trainer0) x.skip_reason = "the model is saved on trainer 0 only";
+        else {
+          std::vector<std::string> ex = param(export_weight.key, latest);
+          append(ex, param(save_infer.key, save_log));
+          x.argv = tipc_translate(run_export, ex);
+        }
+        p.stages.push_back(x);
+        const std::string model_dir =
+            tipc_null(inference_dir) || inference_dir == "##" ? save_log : save_log + "/" + inference_dir;
+        if (trained) add_inference(model_dir, img_dir, quant);
+      }
+    }
+  }
+  return p;
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,130 @@
+// The commands `ocrforge tipc` composes from PaddleOCR's own TIPC files
+// (shipped unchanged in test_tipc/configs): the seed's fleet config, and the
+// single-node config with a GPU list, a GPU/CPU inference list and a
+// to_static trainer slot.
+#include "ocrforge/tipc/tipc_plan.h"
+
+#include <gtest/gtest.h>
+
+#include "ocrforge/core/error.h"
+#include "test_support.h"
+
+namespace ocrforge {
+namespace {
+
+TipcConfig shipped(const std::string& name) {
+  return TipcConfig::load(test::source_dir() + "/test_tipc/configs/PP-OCRv3_mobile_rec/" + name);
+}
+
+const std::string kCfg = "test_tipc/configs/PP-OCRv3_mobile_rec/PP-OCRv3_mobile_rec_distillation.yml";
+const std::string kOut = "./test_tipc/output/PP-OCRv3_mobile_rec/lite_train_lite_infer";
+
+TEST(TipcPlan, FleetConfigComposesLaunchExportAndBothBatchSizes) {
+  TipcPlanOptions o;
+  o.mode = "lite_train_lite_infer";
+  o.node_ip = "192.168.0.1";
+  const TipcPlan p = plan_tipc(shipped("train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt"), o);
+  EXPECT_EQ(p.log_dir, kOut);
+  const std::string save = kOut + "/norm_train_gpus_0,1_autocast_fp32_nodes_2";
+  ASSERT_EQ(p.stages.size(), 4u);  // train, export, infer batch 1, infer batch 6 (eval is null)
+  EXPECT_EQ(p.stages[0].kind, "train");
+  EXPECT_EQ(p.stages[0].command(),
+            "ocrforge launch --ips=192.168.0.1,192.168.0.2 --gpus=0,1 --node_ip=192.168.0.1 train -c " + kCfg +
+                " -o Global.use_gpu=True Global.save_model_dir=" + save +
+                " Global.epoch_num=3 Global.auto_cast=fp32 Train.loader.batch_size_per_card=16");
+  EXPECT_EQ(p.stages[1].command(), "ocrforge export -c " + kCfg + " -o Global.checkpoints=" + save +
+                                       "/latest Global.save_inference_dir=" + save);
+  EXPECT_EQ(p.stages[1].log_path, save + "_export.log");
+  for (int b : {1, 6}) {
+    const TipcStage& s = p.stages[b == 1 ? 2 : 3];
+    EXPECT_EQ(s.command(), "ocrforge infer rec --rec_image_shape=3,48,320 --use_gpu=False --cpu_threads=6 "
+                           "--rec_model_dir=" + save + "/Student --rec_batch_num=" + std::to_string(b) +
+                               " --image_dir=./inference/rec_inference --benchmark=True --precision=fp32");
+    EXPECT_EQ(s.log_path, kOut + "/python_infer_cpu_usemkldnn_False_threads_6_precision_fp32_batchsize_" +
+                              std::to_string(b) + ".log");
+    EXPECT_TRUE(s.skip_reason.empty());
+  }
+}
+
+TEST(TipcPlan, OtherNodesTrainButSkipExportAndInferenceSayingWhy) {
+  TipcPlanOptions o;
+  o.mode = "lite_train_lite_infer";
+  o.is_trainer0 = false;
+  const TipcPlan p = plan_tipc(shipped("train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt"), o);
+  ASSERT_EQ(p.stages.size(), 4u);
+  EXPECT_TRUE(p.stages[0].skip_reason.empty());
+  for (size_t i = 1; i < p.stages.size(); ++i) {
+    EXPECT_NE(p.stages[i].skip_reason.find("trainer 0"), std::string::npos) << i;
+    EXPECT_TRUE(p.stages[i].argv.empty()) << i;
+  }
+}
+
+TEST(TipcPlan, SingleNodeConfigRunsEachDeviceSpecAndBothInferenceDevices) {
+  TipcPlanOptions o;
+  o.mode = "whole_train_whole_infer";
+  const TipcPlan p = plan_tipc(shipped("train_infer_python.txt"), o);
+  const std::string out = "./test_tipc/output/PP-OCRv3_mobile_rec/whole_train_whole_infer";
+  // Per device spec (0, then 0,1): train, export, GPU inference, CPU inference.
+  ASSERT_EQ(p.stages.size(), 8u);
+  const std::string train_tail = " Global.epoch_num=50 Global.auto_cast=fp32 Train.loader.batch_size_per_card=128";
+  EXPECT_EQ(p.stages[0].command(), "ocrforge train -c " + kCfg +
+                                       " -o Global.print_batch_step=1 Train.loader.shuffle=false Global.use_gpu=True"
+                                       " Global.save_model_dir=" + out + "/norm_train_gpus_0_autocast_fp32" + train_tail);
+  EXPECT_EQ(p.stages[2].log_path, out + "/python_infer_gpu_usetrt_False_precision_fp32_batchsize_1.log");
+  EXPECT_NE(p.stages[2].command().find("--use_gpu=True"), std::string::npos);
+  EXPECT_EQ(p.stages[2].command().find("--cpu_threads"), std::string::npos);
+  EXPECT_NE(p.stages[3].command().find("--use_gpu=False --cpu_threads=6"), std::string::npos);
+  EXPECT_EQ(p.stages[4].command().rfind("ocrforge launch --gpus=0,1 train -c ", 0), 0u) << p.stages[4].command();
+  EXPECT_NE(p.stages[4].command().find("norm_train_gpus_0,1_autocast_fp32 "), std::string::npos);
+}
+
+TEST(TipcPlan, SwitchesThatDoNotApplyAndUnsupportedTrainersAreReported) {
+  std::string text = test::read_text(test::source_dir() + "/test_tipc/configs/PP-OCRv3_mobile_rec/train_infer_python.txt");
+  const auto set = [&](const std::string& from, const std::string& to) {
+    ASSERT_NE(text.find(from), std::string::npos) << from;
+    text.replace(text.find(from), from.size(), to);
+  };
+  set("gpu_list:0|0,1", "gpu_list:-1");
+  set("Global.use_gpu:True|True", "Global.use_gpu:False");
+  set("trainer:norm_train", "trainer:norm_train|pact_train");
+  set("pact_train:null", "pact_train:deploy/slim/quantization/quant.py -c x.yml -o");
+  set("--use_gpu:True|False", "--use_gpu:False");
+  set("--enable_mkldnn:False", "--enable_mkldnn:True");
+  TipcPlanOptions o;
+  o.mode = "lite_train_lite_infer";
+  const TipcPlan p = plan_tipc(TipcConfig::parse(text, "edited.txt"), o);
+  ASSERT_GE(p.stages.size(), 4u);
+  EXPECT_EQ(p.stages[0].command().rfind("ocrforge train -c ", 0), 0u);  // -1: one CPU process, no launch
+  EXPECT_NE(p.stages[0].command().find("Global.use_gpu=False"), std::string::npos);
+  const TipcStage& infer = p.stages[2];
+  EXPECT_EQ(infer.kind, "infer");
+  ASSERT_EQ(infer.not_applied.size(), 1u);
+  EXPECT_NE(infer.not_applied[0].find("--enable_mkldnn=True"), std::string::npos);
+  const TipcStage& pact = p.stages.back();
+  EXPECT_EQ(pact.kind, "train");
+  EXPECT_NE(pact.skip_reason.find("not supported: trainer 'pact_train'"), std::string::npos) << pact.skip_reason;
+  EXPECT_TRUE(pact.argv.empty());
+}
+
+TEST(TipcPlan, WholeInferExportsNothingAndInfersTheGivenModel) {
+  TipcPlanOptions o;
+  o.mode = "whole_infer";
+  const TipcPlan p = plan_tipc(shipped("train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt"), o);
+  ASSERT_EQ(p.stages.size(), 2u);  // infer_export null: inference only, batch 1 and 6
+  for (const auto& s : p.stages) {
+    EXPECT_EQ(s.kind, "infer");
+    EXPECT_NE(s.command().find("--rec_model_dir=./inference/PP-OCRv3_mobile_rec_infer "), std::string::npos);
+  }
+}
+
+TEST(TipcPlan, UnknownModesAndToolsAreUsageErrors) {
+  TipcPlanOptions o;
+  o.mode = "lite_train";
+  EXPECT_THROW(plan_tipc(shipped("train_infer_python.txt"), o), UsageError);
+  EXPECT_THROW(tipc_translate("tools/infer_kie.py -c x.yml", {}), UsageError);
+  EXPECT_EQ(tipc_translate("tools/infer/predict_system.py --use_angle_cls=True", {"--use_gpu=False"}),
+            (std::vector<std::string>{"ocr", "--use_angle_cls=True", "--use_gpu=False"}));
+}
+
+}  // namespace
+}  // namespace ocrforge
