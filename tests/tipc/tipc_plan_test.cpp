@@ -117,6 +117,21 @@ TEST(TipcPlan, WholeInferExportsNothingAndInfersTheGivenModel) {
   }
 }
 
+TEST(TipcPlan, AToolWithoutCounterpartIsASkippedStageNotAnAbort) {
+  std::string text = test::read_text(test::source_dir() + "/test_tipc/configs/PP-OCRv3_mobile_rec/train_infer_python.txt");
+  const std::string from = "inference:tools/infer/predict_rec.py";
+  text.replace(text.find(from), from.size(), "inference:tools/infer/predict_e2e.py");
+  TipcPlanOptions o;
+  o.mode = "lite_train_lite_infer";
+  const TipcPlan p = plan_tipc(TipcConfig::parse(text, "edited.txt"), o);
+  ASSERT_EQ(p.stages.size(), 8u);
+  EXPECT_TRUE(p.stages[0].skip_reason.empty());  // training and export still run
+  EXPECT_TRUE(p.stages[1].skip_reason.empty());
+  EXPECT_NE(p.stages[2].skip_reason.find("not supported: TIPC: 'tools/infer/predict_e2e.py' has no ocrforge counterpart"),
+            std::string::npos)
+      << p.stages[2].skip_reason;
+}
+
 TEST(TipcPlan, UnknownModesAndToolsAreUsageErrors) {
   TipcPlanOptions o;
   o.mode = "lite_train";

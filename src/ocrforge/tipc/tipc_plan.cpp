@@ -85,6 +85,15 @@ const std::map<std::string, std::vector<std::string>>& tools() {
   return t;
 }
 
+// The stage's arguments, or "skipped: not supported: ..." for a tool with no ocrforge counterpart.
+void translate_into(TipcStage& stage, const std::string& tool, const std::vector<std::string>& extra) {
+  try {
+    stage.argv = tipc_translate(tool, extra);
+  } catch (const UsageError& e) {
+    stage.skip_reason = std::string("not supported: ") + e.what();
+  }
+}
+
 }  // namespace
 
 std::string TipcStage::command() const {
@@ -162,7 +171,7 @@ TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
                 append(extra, param(ik.benchmark.key, ik.benchmark.value));
                 append(extra, param(ik.precision.key, precision));
                 append(extra, param(ik.extra.key, ik.extra.value));
-                s.argv = tipc_translate(inference_py, extra);
+                translate_into(s, inference_py, extra);
                 p.stages.push_back(s);
               }
     }
@@ -183,7 +192,7 @@ TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
         s.log_path = p.log_dir + "/_export_" + std::to_string(i) + ".log";
         std::vector<std::string> extra = param(export_weight.key, models[i]);
         append(extra, param(save_infer.key, models[i]));
-        s.argv = tipc_translate(run_export, extra);
+        translate_into(s, run_export, extra);
         p.stages.push_back(s);
       }
       add_inference(models[i], need(c, infer, ik.image_dir.key).value, i < quant.size() && quant[i] == "True");
@@ -259,11 +268,7 @@ TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
         if (trainer != "norm_train") {
           t.skip_reason = "not supported: trainer '" + trainer + "' (ocrforge trains norm_train only)";
         } else {
-          try {
-            t.argv = tipc_translate(run_train, extra);
-          } catch (const UsageError& e) {
-            t.skip_reason = std::string("not supported: ") + e.what();
-          }
+          translate_into(t, run_train, extra);
         }
         if (!t.argv.empty() && (nodes > 1 || gpu.find(',') != std::string::npos)) {
           // Several workers: PaddleOCR's paddle.distributed.launch -> ocrforge launch.
@@ -278,32 +283,27 @@ TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
         const bool trained = t.skip_reason.empty();
         const std::string latest = save_log + "/" + model_name;
 
+        // A stage that needs the trained model: skipped when training was, or on other nodes.
+        const auto post_training = [&](const char* kind, const std::string& log, const std::string& tool,
+                                       const std::vector<std::string>& extra) {
+          TipcStage st;
+          st.kind = kind;
+          st.log_path = log;
+          if (!trained) st.skip_reason = "its training was skipped";
+          else if (!o.is_trainer0) st.skip_reason = "the model is saved on trainer 0 only";
+          else translate_into(st, tool, extra);
+          p.stages.push_back(st);
+        };
         if (!tipc_null(eval_py.value)) {
-          TipcStage e;
-          e.kind = "eval";
-          e.log_path = stage_log + "_eval.log";
-          if (!trained) e.skip_reason = "its training was skipped";
-          else if (!o.is_trainer0) e.skip_reason = "the model is saved on trainer 0 only";
-          else {
-            std::vector<std::string> ex = param(pretrained.key, latest);
-            append(ex, param(use_gpu.key, train_use_gpu));
-            append(ex, param(eval_extra.key, eval_extra.value));
-            e.argv = tipc_translate(eval_py.value, ex);
-          }
-          p.stages.push_back(e);
+          std::vector<std::string> ex = param(pretrained.key, latest);
+          append(ex, param(use_gpu.key, train_use_gpu));
+          append(ex, param(eval_extra.key, eval_extra.value));
+          post_training("eval", stage_log + "_eval.log", eval_py.value, ex);
         }
         if (tipc_null(run_export)) continue;
-        TipcStage x;
-        x.kind = "export";
-        x.log_path = stage_log + "_export.log";
-        if (!trained) x.skip_reason = "its training was skipped";
-        else if (!o.is_trainer0) x.skip_reason = "the model is saved on trainer 0 only";
-        else {
-          std::vector<std::string> ex = param(export_weight.key, latest);
-          append(ex, param(save_infer.key, save_log));
-          x.argv = tipc_translate(run_export, ex);
-        }
-        p.stages.push_back(x);
+        std::vector<std::string> ex = param(export_weight.key, latest);
+        append(ex, param(save_infer.key, save_log));
+        post_training("export", stage_log + "_export.log", run_export, ex);
         const std::string model_dir =
             tipc_null(inference_dir) || inference_dir == "##" ? save_log : save_log + "/" + inference_dir;
         if (trained) add_inference(model_dir, img_dir, quant);
