@@ -118,8 +118,7 @@ TEST(OcrCli, BenchmarkPrintsOneReportPerModel) {
 
 TEST(OcrCli, PlannedCommandsSayNotYetSupported) {
   const std::string dir = test::fresh_dir("cli_planned");
-  for (const char* cmd : {" tipc run cfg.txt lite_train_lite_infer", " tipc prepare cfg.txt lite_train_lite_infer",
-                          " serve"}) {
+  for (const char* cmd : {" tipc prepare cfg.txt lite_train_lite_infer", " serve"}) {
     auto r = test::run_command(test::binary() + cmd, dir);
     EXPECT_EQ(r.exit_code, 2) << cmd;
     EXPECT_NE(r.err.find("not yet supported"), std::string::npos) << cmd << ": " << r.err;

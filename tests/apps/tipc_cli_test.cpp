@@ -1,7 +1,12 @@
-// `ocrforge tipc plan` on PaddleOCR's own TIPC file, as a user runs it.
+// `ocrforge tipc plan` on PaddleOCR's own TIPC file, and `tipc run` on a
+// tiny config in PaddleOCR's layout, as a user runs them.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
+#include "ocrforge/core/tcp_port.h"
 #include "test_support.h"
+#include "train/loop/trainer_fixture.h"
 
 using namespace ocrforge;
 
@@ -43,4 +48,116 @@ TEST(TipcCli, BadModeMissingFileAndUsage) {
   EXPECT_NE(missing.err.find("'/nonexistent.txt' cannot be read"), std::string::npos) << missing.err;
   auto usage = test::run_command(test::binary() + " tipc plan", dir);
   EXPECT_EQ(usage.exit_code, 2);
+}
+
+namespace {
+
+// A TIPC config in PaddleOCR's layout around a tiny CRNN on digits:
+// train 2 epochs on one CPU process, eval, export, infer at batch 1.
+std::string tiny_tipc(const test::TinyTask& t, const std::string& cfg, const std::string& inference_dir,
+                      const std::string& gpu_list = "-1") {
+  return "===========================train_params===========================\n"
+         "model_name:tiny_rec\npython:python3.7\ngpu_list:" + gpu_list + "\nGlobal.use_gpu:False\nGlobal.auto_cast:null\n"
+         "Global.epoch_num:lite_train_lite_infer=2|whole_train_whole_infer=4\nGlobal.save_model_dir:./output/\n"
+         "Train.loader.batch_size_per_card:lite_train_lite_infer=8|whole_train_whole_infer=8\n"
+         "Global.pretrained_model:null\ntrain_model_name:latest\ntrain_infer_img_dir:" + t.dir + "/imgs\nnull:null\n##\n"
+         "trainer:norm_train\nnorm_train:tools/train.py -c " + cfg + " -o \npact_train:null\nfpgm_train:null\n"
+         "distill_train:null\nnull:null\nnull:null\n##\n"
+         "===========================eval_params===========================\n"
+         "eval:tools/eval.py -c " + cfg + " -o\nnull:null\n##\n"
+         "===========================infer_params===========================\n"
+         "Global.save_inference_dir:./output/\nGlobal.checkpoints:\nnorm_export:tools/export_model.py -c " + cfg +
+         " -o \nquant_export:\nfpgm_export:\ndistill_export:null\nexport1:null\nexport2:null\n"
+         "inference_dir:" + inference_dir + "\ninfer_model:null\ninfer_export:null\ninfer_quant:False\n"
+         "inference:tools/infer/predict_rec.py\n--use_gpu:False\n--enable_mkldnn:False\n--cpu_threads:1\n"
+         "--rec_batch_num:1\n--use_tensorrt:False\n--precision:fp32\n--rec_model_dir:\n--image_dir:" + t.dir +
+         "/imgs\nnull:null\n--benchmark:False\nnull:null\n";
+}
+
+std::vector<std::string> status_lines(const std::string& text) {
+  std::vector<std::string> v;
+  std::stringstream ss(text);
+  for (std::string l; std::getline(ss, l);)
+    if (l.rfind("Run ", 0) == 0 || l.rfind("Skipped", 0) == 0) v.push_back(l);
+  return v;
+}
+
+}  // namespace
+
+TEST(TipcCli, RunTrainsEvaluatesExportsAndInfersWithStatusLines) {
+  auto t = test::make_tiny_task("tipc_run_ok", 16);
+  const std::string cfg = t.dir + "/tiny.yml";
+  test::write_text(cfg, test::tiny_config(t, 2, 8));
+  test::write_text(t.dir + "/tipc.txt", tiny_tipc(t, cfg, "null"));
+  auto r = test::run_command("cd " + t.dir + " && " + test::binary() + " tipc run tipc.txt lite_train_lite_infer", t.dir);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string out = t.dir + "/test_tipc/output/tiny_rec/lite_train_lite_infer";
+  const auto lines = status_lines(test::read_text(out + "/results_python.log"));
+  ASSERT_EQ(lines.size(), 4u) << test::read_text(out + "/results_python.log");  // train, eval, export, infer
+  for (const auto& l : lines) EXPECT_EQ(l.rfind("Run successfully with command - tiny_rec - ", 0), 0u) << l;
+  EXPECT_NE(lines[0].find(" train -c " + cfg + " -o Global.use_gpu=False Global.save_model_dir="), std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[3].find(" infer rec --use_gpu=False --cpu_threads=1 --rec_model_dir=./test_tipc/output/tiny_rec/"
+                          "lite_train_lite_infer/norm_train_gpus_-1_autocast_null "),
+            std::string::npos)
+      << lines[3];
+  // The inference log is the real output of the exported model.
+  EXPECT_NE(test::read_text(out + "/python_infer_cpu_usemkldnn_False_threads_1_precision_fp32_batchsize_1.log")
+                .find("Predicts of "),
+            std::string::npos);
+  const std::string summary = test::read_text(out + "/summary.md");
+  EXPECT_NE(summary.find("| export | ok |"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("4 stages, 0 failed"), std::string::npos) << summary;
+}
+
+TEST(TipcCli, ABrokenStageIsTheOnlyRunFailedLineAndTheExitCodeSaysSo) {
+  auto t = test::make_tiny_task("tipc_run_broken", 16);
+  const std::string cfg = t.dir + "/tiny.yml";
+  test::write_text(cfg, test::tiny_config(t, 2, 8));
+  // inference_dir names a sub-model that export never writes: inference cannot find its model.
+  test::write_text(t.dir + "/tipc.txt", tiny_tipc(t, cfg, "Student"));
+  auto r = test::run_command("cd " + t.dir + " && " + test::binary() + " tipc run tipc.txt lite_train_lite_infer", t.dir);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const std::string out = t.dir + "/test_tipc/output/tiny_rec/lite_train_lite_infer";
+  const auto lines = status_lines(test::read_text(out + "/results_python.log"));
+  ASSERT_EQ(lines.size(), 4u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(lines[i].rfind("Run successfully with command - ", 0), 0u) << lines[i];
+  EXPECT_EQ(lines[3].rfind("Run failed with command - tiny_rec - ", 0), 0u) << lines[3];
+  EXPECT_NE(lines[3].find("/Student "), std::string::npos) << lines[3];
+  EXPECT_NE(lines[3].find(" - exit code 1"), std::string::npos) << lines[3];
+  EXPECT_NE(test::read_text(out + "/summary.md").find("| infer | failed (exit code 1) |"), std::string::npos);
+}
+
+TEST(TipcCli, TwoNodesOnLoopbackTrainTogetherAndOnlyTrainer0ExportsAndInfers) {
+  // The CPU fleet form of the seed's config: gpu_list IP1,IP2;-1, the same
+  // `tipc run` on both "nodes" (127.0.0.1 and 127.0.0.2, each in its own
+  // working directory), as the seed's step 4 runs it on every machine.
+  auto t = test::make_tiny_task("tipc_fleet", 16);
+  const std::string cfg = t.dir + "/tiny.yml";
+  test::write_text(cfg, test::tiny_config(t, 2, 4));
+  test::write_text(t.dir + "/tipc.txt", tiny_tipc(t, cfg, "null", "127.0.0.1,127.0.0.2;-1"));
+  const std::string port = std::to_string(free_loopback_port());
+  const auto node = [&](const std::string& name, const std::string& ip) {
+    return "(mkdir -p " + t.dir + "/" + name + " && cd " + t.dir + "/" + name + " && FLAGS_START_PORT=" + port + " " +
+           test::binary() + " tipc run " + t.dir + "/tipc.txt lite_train_lite_infer --node_ip=" + ip +
+           " > out.txt 2> err.txt; echo $? > rc.txt)";
+  };
+  test::run_command(node("a", "127.0.0.1") + " & " + node("b", "127.0.0.2") + " & wait", t.dir);
+  const std::string out = "/test_tipc/output/tiny_rec/lite_train_lite_infer";
+  const std::string a = t.dir + "/a", b = t.dir + "/b";
+  EXPECT_EQ(test::read_text(a + "/rc.txt"), "0\n") << test::read_text(a + "/out.txt") << test::read_text(a + "/err.txt");
+  EXPECT_EQ(test::read_text(b + "/rc.txt"), "0\n") << test::read_text(b + "/out.txt") << test::read_text(b + "/err.txt");
+  const auto first = status_lines(test::read_text(a + out + "/results_python.log"));
+  ASSERT_EQ(first.size(), 4u) << test::read_text(a + out + "/results_python.log");
+  for (const auto& l : first) EXPECT_EQ(l.rfind("Run successfully with command - tiny_rec - ", 0), 0u) << l;
+  EXPECT_NE(first[0].find(" launch --ips=127.0.0.1,127.0.0.2 --nproc_per_node=1 --node_ip=127.0.0.1 train -c "),
+            std::string::npos)
+      << first[0];
+  EXPECT_NE(first[0].find("norm_train_gpus_-1_autocast_null_nodes_2"), std::string::npos) << first[0];
+  const auto second = status_lines(test::read_text(b + out + "/results_python.log"));
+  ASSERT_EQ(second.size(), 4u) << test::read_text(b + out + "/results_python.log");
+  EXPECT_EQ(second[0].rfind("Run successfully with command - tiny_rec - ", 0), 0u) << second[0];
+  for (size_t i = 1; i < 4; ++i)
+    EXPECT_NE(second[i].find("Skipped - tiny_rec - "), std::string::npos) << second[i];
+  EXPECT_NE(second[2].find("export - the model is saved on trainer 0 only"), std::string::npos) << second[2];
 }

@@ -257,6 +257,7 @@ TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
 
         TipcStage t;
         t.kind = "train";
+        t.log_path = stage_log + "_train.log";  // PaddleOCR prints training to the terminal; kept here
         std::vector<std::string> extra = param(use_gpu.key, train_use_gpu);
         append(extra, param(save_model.key, save_log));
         append(extra, param(epoch.key, tipc_for_mode(epoch.value, o.mode)));

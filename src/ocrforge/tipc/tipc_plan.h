@@ -22,7 +22,7 @@ namespace ocrforge {
 struct TipcStage {
   std::string kind;               // "train" | "eval" | "export" | "infer"
   std::vector<std::string> argv;  // ocrforge's arguments (after the binary); empty when skipped
-  std::string log_path;           // where the command's output goes ("" for train: the trainer's own log)
+  std::string log_path;           // where the command's output goes
   std::string skip_reason;        // non-empty: not run, and why (never reported as success)
   std::vector<std::string> not_applied;  // switches that do not apply here (e.g. --enable_mkldnn=True)
   std::string command() const;    // argv joined by spaces, for the status log
