@@ -82,16 +82,30 @@ std::vector<std::string> status_lines(const std::string& text) {
   return v;
 }
 
+struct TinyRun {
+  std::string cfg, out;  // the training config; the run's log folder
+  test::CommandResult result;
+};
+
+// `tipc run` on one node over a fresh tiny task, in the task's folder.
+TinyRun run_tiny(const std::string& name, const std::string& inference_dir) {
+  auto t = test::make_tiny_task(name, 16);
+  TinyRun r;
+  r.cfg = t.dir + "/tiny.yml";
+  test::write_text(r.cfg, test::tiny_config(t, 2, 8));
+  test::write_text(t.dir + "/tipc.txt", tiny_tipc(t, r.cfg, inference_dir));
+  r.result = test::run_command("cd " + t.dir + " && " + test::binary() + " tipc run tipc.txt lite_train_lite_infer", t.dir);
+  r.out = t.dir + "/test_tipc/output/tiny_rec/lite_train_lite_infer";
+  return r;
+}
+
 }  // namespace
 
 TEST(TipcCli, RunTrainsEvaluatesExportsAndInfersWithStatusLines) {
-  auto t = test::make_tiny_task("tipc_run_ok", 16);
-  const std::string cfg = t.dir + "/tiny.yml";
-  test::write_text(cfg, test::tiny_config(t, 2, 8));
-  test::write_text(t.dir + "/tipc.txt", tiny_tipc(t, cfg, "null"));
-  auto r = test::run_command("cd " + t.dir + " && " + test::binary() + " tipc run tipc.txt lite_train_lite_infer", t.dir);
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  const std::string out = t.dir + "/test_tipc/output/tiny_rec/lite_train_lite_infer";
+  const TinyRun run = run_tiny("tipc_run_ok", "null");
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.out << run.result.err;
+  const std::string& out = run.out;
+  const std::string& cfg = run.cfg;
   const auto lines = status_lines(test::read_text(out + "/results_python.log"));
   ASSERT_EQ(lines.size(), 4u) << test::read_text(out + "/results_python.log");  // train, eval, export, infer
   for (const auto& l : lines) EXPECT_EQ(l.rfind("Run successfully with command - tiny_rec - ", 0), 0u) << l;
@@ -111,14 +125,10 @@ TEST(TipcCli, RunTrainsEvaluatesExportsAndInfersWithStatusLines) {
 }
 
 TEST(TipcCli, ABrokenStageIsTheOnlyRunFailedLineAndTheExitCodeSaysSo) {
-  auto t = test::make_tiny_task("tipc_run_broken", 16);
-  const std::string cfg = t.dir + "/tiny.yml";
-  test::write_text(cfg, test::tiny_config(t, 2, 8));
   // inference_dir names a sub-model that export never writes: inference cannot find its model.
-  test::write_text(t.dir + "/tipc.txt", tiny_tipc(t, cfg, "Student"));
-  auto r = test::run_command("cd " + t.dir + " && " + test::binary() + " tipc run tipc.txt lite_train_lite_infer", t.dir);
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  const std::string out = t.dir + "/test_tipc/output/tiny_rec/lite_train_lite_infer";
+  const TinyRun run = run_tiny("tipc_run_broken", "Student");
+  EXPECT_EQ(run.result.exit_code, 1) << run.result.out << run.result.err;
+  const std::string& out = run.out;
   const auto lines = status_lines(test::read_text(out + "/results_python.log"));
   ASSERT_EQ(lines.size(), 4u);
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ(lines[i].rfind("Run successfully with command - ", 0), 0u) << lines[i];
