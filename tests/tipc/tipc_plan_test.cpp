@@ -46,6 +46,21 @@ TEST(TipcPlan, FleetConfigComposesLaunchExportAndBothBatchSizes) {
   }
 }
 
+TEST(TipcPlan, CpuFleetVariantLaunchesOneCpuWorkerPerLoopbackNode) {
+  TipcPlanOptions o;
+  o.mode = "lite_train_lite_infer";
+  o.node_ip = "127.0.0.2";
+  o.is_trainer0 = false;
+  const TipcPlan p = plan_tipc(shipped("train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt"), o);
+  ASSERT_EQ(p.stages.size(), 4u);
+  EXPECT_EQ(p.stages[0].command(),
+            "ocrforge launch --ips=127.0.0.1,127.0.0.2 --nproc_per_node=1 --node_ip=127.0.0.2 train -c " + kCfg +
+                " -o Global.use_gpu=False Global.save_model_dir=" + kOut +
+                "/norm_train_gpus_-1_autocast_fp32_nodes_2 Global.epoch_num=3 Global.auto_cast=fp32 "
+                "Train.loader.batch_size_per_card=16");
+  EXPECT_EQ(p.stages[0].log_path, kOut + "/norm_train_gpus_-1_autocast_fp32_nodes_2_train.log");
+}
+
 TEST(TipcPlan, OtherNodesTrainButSkipExportAndInferenceSayingWhy) {
   TipcPlanOptions o;
   o.mode = "lite_train_lite_infer";
