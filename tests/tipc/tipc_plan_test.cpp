@@ -147,6 +147,22 @@ TEST(TipcPlan, AToolWithoutCounterpartIsASkippedStageNotAnAbort) {
       << p.stages[2].skip_reason;
 }
 
+TEST(TipcPlan, DetectorConfigExportsItsTrainModelThenInfersItInWholeInfer) {
+  // PaddleOCR's det file names the model slot train_model and exports it first.
+  TipcPlanOptions o;
+  o.mode = "whole_infer";
+  const TipcPlan p = plan_tipc(
+      TipcConfig::load(test::source_dir() + "/test_tipc/configs/ch_ppocr_mobile_v2_0_det/train_infer_python.txt"), o);
+  ASSERT_EQ(p.stages.size(), 3u);  // export, GPU inference, CPU inference
+  const std::string model = "./inference/ch_ppocr_mobile_v2.0_det_train/best_accuracy";
+  EXPECT_EQ(p.stages[0].command(), "ocrforge export -c configs/det/ch_ppocr_v2.0/ch_det_mv3_db_v2.0.yml -o "
+                                   "Global.checkpoints=" + model + " Global.save_inference_dir=" + model);
+  EXPECT_EQ(p.stages[0].log_path, "./test_tipc/output/ch_ppocr_mobile_v2_0_det/whole_infer/_export_0.log");
+  EXPECT_EQ(p.stages[2].command(), "ocrforge infer det --use_gpu=False --cpu_threads=1 --det_model_dir=" + model +
+                                       " --rec_batch_num=1 --image_dir=./inference/ch_det_data_50/all-sum-510/"
+                                       " --benchmark=True --precision=fp32");
+}
+
 TEST(TipcPlan, UnknownModesAndToolsAreUsageErrors) {
   TipcPlanOptions o;
   o.mode = "lite_train";

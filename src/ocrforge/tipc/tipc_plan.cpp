@@ -181,7 +181,12 @@ TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
   const TipcEntry& export_weight = need(c, infer, "Global.checkpoints");
   if (o.mode == "whole_infer") {
     // Export (where infer_export names a command) and infer each listed model.
-    const std::vector<std::string> models = tipc_list(need(c, infer, "infer_model").value);
+    // The model slot follows inference_dir; PaddleOCR's files call it infer_model or train_model.
+    const TipcEntry model_slot = after(infer, "inference_dir", 1);
+    if (model_slot.key != "infer_model" && model_slot.key != "train_model")
+      throw Error(c.source() + ": [infer_params] the line after 'inference_dir:' must be infer_model: or train_model:, got '" +
+                  model_slot.key + "'");
+    const std::vector<std::string> models = tipc_list(model_slot.value);
     const std::vector<std::string> exports = tipc_list(need(c, infer, "infer_export").value);
     const std::vector<std::string> quant = tipc_list(need(c, infer, "infer_quant").value);
     for (size_t i = 0; i < models.size(); ++i) {
