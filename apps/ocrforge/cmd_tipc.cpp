@@ -5,6 +5,7 @@
 // tipc/tipc_run.h; exit 1 when a stage failed). `tipc prepare` is not built yet.
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <iostream>
 
