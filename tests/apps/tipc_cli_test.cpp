@@ -2,6 +2,7 @@
 // tiny config in PaddleOCR's layout, as a user runs them.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
 
 #include "ocrforge/core/tcp_port.h"
@@ -9,6 +10,7 @@
 #include "train/loop/trainer_fixture.h"
 
 using namespace ocrforge;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -170,4 +172,30 @@ TEST(TipcCli, TwoNodesOnLoopbackTrainTogetherAndOnlyTrainer0ExportsAndInfers) {
   for (size_t i = 1; i < 4; ++i)
     EXPECT_NE(second[i].find("Skipped - tiny_rec - "), std::string::npos) << second[i];
   EXPECT_NE(second[2].find("export - the model is saved on trainer 0 only"), std::string::npos) << second[2];
+}
+
+TEST(TipcCli, PpOcrV4FineTuneConfigRunsTheWholeChainOnTheShippedModel) {
+  // test_tipc/configs/ch_PP-OCRv4_rec_finetune: one epoch of fine-tuning the
+  // shipped PP-OCRv4 recognizer on tests/data/rec_toy, eval, export, and
+  // inference of the export at batch 1 and 6; then whole_infer on the
+  // shipped model itself. Paths in the config are relative to the
+  // repository root, so the run's folder links configs/, models/, tests/data.
+  const std::string dir = test::fresh_dir("tipc_ppocrv4");
+  fs::create_directories(dir + "/tests");
+  fs::create_directory_symlink(test::source_dir() + "/configs", dir + "/configs");
+  fs::create_directory_symlink(test::model_root() + "/..", dir + "/models");
+  fs::create_directory_symlink(test::data_dir(), dir + "/tests/data");
+  const std::string cfg = test::source_dir() + "/test_tipc/configs/ch_PP-OCRv4_rec_finetune/train_infer_python.txt";
+  for (const char* mode : {"lite_train_lite_infer", "whole_infer"}) {
+    auto r = test::run_command("cd " + dir + " && " + test::binary() + " tipc run " + cfg + " " + mode, dir);
+    const std::string out = dir + "/test_tipc/output/ch_PP-OCRv4_rec_finetune/" + mode;
+    ASSERT_EQ(r.exit_code, 0) << mode << "\n" << r.out << r.err;
+    const auto lines = status_lines(test::read_text(out + "/results_python.log"));
+    ASSERT_EQ(lines.size(), std::string(mode) == "whole_infer" ? 2u : 5u) << mode;
+    for (const auto& l : lines) EXPECT_EQ(l.rfind("Run successfully with command - ch_PP-OCRv4_rec_finetune - ", 0), 0u) << l;
+    // The inference logs hold real readings of the 10 toy crops.
+    const std::string infer_log =
+        test::read_text(out + "/python_infer_cpu_usemkldnn_False_threads_2_precision_fp32_batchsize_6.log");
+    EXPECT_NE(infer_log.find("Predicts of ./tests/data/rec_toy/imgs/"), std::string::npos) << infer_log;
+  }
 }

@@ -35,6 +35,9 @@ Field global_section() {
       {"load_static_weights", B},
       // the direction classifier's classes, in the model's output order
       {"label_list", SL},
+      // PaddleOCR's TIPC runner passes it with every training command;
+      // accepted and informational: precision itself is Global.use_amp.
+      {"auto_cast", S, {"fp32", "amp"}},
   });
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "ocrforge/core/error.h"
@@ -43,5 +44,12 @@ TEST(CheckpointRecognizer, AgreesWithTrainerEvaluation) {
 TEST(CheckpointRecognizer, FolderWithoutCheckpointIsAnError) {
   const std::string dir = test::fresh_dir("ckpt_rec_empty");
   EXPECT_FALSE(is_checkpoint_path(dir));
+  test::write_text(dir + "/latest.ckpt", "x");
+  EXPECT_TRUE(is_checkpoint_path(dir));
+  test::write_text(dir + "/inference.onnx", "x");  // exported into the training folder: the export wins
+  EXPECT_FALSE(is_checkpoint_path(dir));
+  EXPECT_TRUE(is_checkpoint_path(dir + "/latest.ckpt"));
+  std::filesystem::remove(dir + "/latest.ckpt");
+  std::filesystem::remove(dir + "/inference.onnx");
   EXPECT_THROW(CheckpointRecognizer(dir, 1), Error);
 }
