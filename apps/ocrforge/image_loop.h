@@ -71,6 +71,12 @@ class DecoderMessages {
   int saved_ = -1;
 };
 
+// `what` with the image named once: reading errors name it already; an
+// output error names the output file, so the image is added.
+inline std::string naming_image(const std::string& path, const std::string& what) {
+  return what.find(path) != std::string::npos ? what : "image '" + path + "': " + what;
+}
+
 // Runs fn(path, image) on each image; returns how many failed.
 // `fn` prints through the given ProgressBar-safe order: the bar is cleared
 // before fn runs its output, so log lines never overwrite it.
@@ -105,9 +111,7 @@ size_t for_each_image(const char* command, const std::vector<std::string>& image
       bar.finish();
       throw;
     } catch (const Error& e) {
-      // Reading errors name the image; an output error names the output file.
-      error = e.what();
-      if (error.find(path) == std::string::npos) error = "image '" + path + "': " + error;
+      error = naming_image(path, e.what());
     } catch (const std::bad_alloc&) {
       error = "image '" + path + "': out of memory while processing it (try a smaller --max_image_pixels)";
     } catch (const std::exception& e) {

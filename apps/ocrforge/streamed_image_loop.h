@@ -61,8 +61,7 @@ class StreamedImageLoop {
           } catch (const std::bad_alloc&) {
             error = "image '" + r.path + "': out of memory while writing its results";
           } catch (const std::exception& e) {
-            error = e.what();  // output errors name the output file
-            if (error.find(r.path) == std::string::npos) error = "image '" + r.path + "': " + error;
+            error = naming_image(r.path, e.what());
           }
         } else if (!decoder.empty()) {
           error += " (" + decoder + ")";

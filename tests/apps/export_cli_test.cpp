@@ -69,16 +69,21 @@ std::vector<std::pair<std::string, double>> predictions(const std::string& out) 
   return v;
 }
 
+// `ocrforge train -c cfg`, then `export` of its latest checkpoint to dir/inference.
+void train_and_export(const std::string& cfg, const std::string& dir, const std::string& save_dir) {
+  auto train = test::run_command(test::binary() + " train -c " + cfg, dir);
+  ASSERT_EQ(train.exit_code, 0) << train.err;
+  auto exp = test::run_command(test::binary() + " export -c " + cfg + " -o Global.pretrained_model=" + save_dir +
+                                   "/latest Global.save_inference_dir=" + dir + "/inference",
+                               dir);
+  ASSERT_EQ(exp.exit_code, 0) << exp.out << exp.err;
+}
+
 TEST(ExportCli, NativeRecognizerReadsInOrtWhatItsCheckpointReads) {
   auto t = test::make_tiny_task("export_cli_native_rec", 16);
   const std::string cfg = t.dir + "/cfg.yml";
   test::write_text(cfg, test::tiny_config(t, 100, 8));  // 200 steps: it reads most digits
-  auto train = test::run_command(test::binary() + " train -c " + cfg, t.dir);
-  ASSERT_EQ(train.exit_code, 0) << train.err;
-  auto exp = test::run_command(test::binary() + " export -c " + cfg + " -o Global.pretrained_model=" + t.save_dir +
-                                   "/latest Global.save_inference_dir=" + t.dir + "/inference",
-                               t.dir);
-  ASSERT_EQ(exp.exit_code, 0) << exp.out << exp.err;
+  ASSERT_NO_FATAL_FAILURE(train_and_export(cfg, t.dir, t.save_dir));
   // The dictionary travels in inference.yml, in class order (blank and space not listed).
   const YAML::Node yml = YAML::LoadFile(t.dir + "/inference/inference.yml");
   EXPECT_EQ(yml["Global"]["algorithm"].as<std::string>(), "CRNN");
@@ -122,12 +127,7 @@ TEST(ExportCli, NativeDetectorFindsInOrtWhatItsCheckpointFinds) {
   ASSERT_NE(text.find(post), std::string::npos);
   text.replace(text.find(post), post.size(), "box_thresh: 0.5, max_candidates: 1000, unclip_ratio: 2.0");
   test::write_text(cfg, text);
-  auto train = test::run_command(test::binary() + " train -c " + cfg, t.dir);
-  ASSERT_EQ(train.exit_code, 0) << train.err;
-  auto exp = test::run_command(test::binary() + " export -c " + cfg + " -o Global.pretrained_model=" + t.save_dir +
-                                   "/latest Global.save_inference_dir=" + t.dir + "/inference",
-                               t.dir);
-  ASSERT_EQ(exp.exit_code, 0) << exp.out << exp.err;
+  ASSERT_NO_FATAL_FAILURE(train_and_export(cfg, t.dir, t.save_dir));
   const YAML::Node yml = YAML::LoadFile(t.dir + "/inference/inference.yml");
   EXPECT_EQ(yml["Global"]["model_type"].as<std::string>(), "det");
   EXPECT_EQ(yml["Input"]["shape"].as<std::vector<int64_t>>(), (std::vector<int64_t>{-1, 3, -1, -1}));

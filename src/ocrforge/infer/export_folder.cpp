@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/yaml_child.h"
 
 namespace fs = std::filesystem;
 
@@ -30,7 +31,7 @@ std::optional<YAML::Node> export_yml(const std::string& model_dir, const std::st
                 "; export the model again with `ocrforge export`");
   }
   const YAML::Node& doc = loaded;  // const: lookups of absent keys must not insert them
-  const YAML::Node type = doc["Global"] ? doc["Global"]["model_type"] : YAML::Node();
+  const YAML::Node type = yaml_child(doc["Global"], "model_type");
   if (type && type.IsScalar() && type.Scalar() != role)
     throw Error("--" + role + "_model_dir '" + model_dir + "' holds a " + type.Scalar() + " model (" + yml +
                 "), not a " + (role == "rec" ? "recognizer" : "detector"));
@@ -46,7 +47,7 @@ void apply_rec_export_folder(RecParams& rec, bool dict_given, bool shape_given) 
   const YAML::Node& doc = *loaded;
   if (!dict_given) {
     const YAML::Node post = doc["PostProcess"];
-    const YAML::Node chars = post && post.IsMap() ? post["character_dict"] : YAML::Node();
+    const YAML::Node chars = yaml_child(post, "character_dict");
     if (!chars || !chars.IsSequence() || chars.size() == 0)
       throw Error("'" + yml + "' has no PostProcess.character_dict; pass the dictionary with --rec_char_dict_path");
     rec.characters.clear();
@@ -56,7 +57,7 @@ void apply_rec_export_folder(RecParams& rec, bool dict_given, bool shape_given) 
     rec.characters_source = yml;
   }
   if (!shape_given) {
-    const YAML::Node ops = doc["PreProcess"] ? doc["PreProcess"]["transform_ops"] : YAML::Node();
+    const YAML::Node ops = yaml_child(doc["PreProcess"], "transform_ops");
     for (const auto& op : ops.IsSequence() ? ops : YAML::Node(YAML::NodeType::Sequence)) {
       if (!op.IsMap() || !op["RecResizeImg"] || !op["RecResizeImg"].IsMap()) continue;
       const YAML::Node shape = op["RecResizeImg"]["image_shape"];

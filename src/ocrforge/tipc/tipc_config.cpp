@@ -4,17 +4,11 @@
 #include <sstream>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
 
 namespace ocrforge {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos) return "";
-  const size_t b = s.find_last_not_of(" \t\r");
-  return s.substr(a, b - a + 1);
-}
 
 // "=====train_params=====" -> "train_params"; "" when not a header.
 std::string header_name(const std::string& line) {
@@ -88,13 +82,7 @@ bool tipc_null(const std::string& value) { return value.empty() || value == "nul
 std::vector<std::string> tipc_list(const std::string& value) {
   std::vector<std::string> out;
   if (value.empty()) return out;
-  size_t start = 0;
-  while (true) {
-    const size_t bar = value.find('|', start);
-    out.push_back(trim(value.substr(start, bar == std::string::npos ? std::string::npos : bar - start)));
-    if (bar == std::string::npos) break;
-    start = bar + 1;
-  }
+  for (const std::string& item : split(value, '|')) out.push_back(trim(item));
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
 
 namespace ocrforge {
 
@@ -13,13 +14,6 @@ std::vector<std::string> split_ws(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);
   for (std::string t; in >> t;) out.push_back(t);
-  return out;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string t; std::getline(in, t, sep);) out.push_back(t);
   return out;
 }
 

@@ -13,7 +13,6 @@
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
-#include "ocrforge/train/task/cls_task.h"
 #include "ocrforge/train/task/det_task.h"
 #include "ocrforge/train/task/rec_task.h"
 #include "ocrforge/train/task/task.h"

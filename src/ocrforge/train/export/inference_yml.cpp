@@ -7,16 +7,12 @@
 #include "ocrforge/core/atomic_file.h"
 #include "ocrforge/core/charset.h"
 #include "ocrforge/core/config.h"
+#include "ocrforge/core/yaml_child.h"
 #include "ocrforge/version.h"
 
 namespace ocrforge {
 
 namespace {
-
-// n[key], or a null node when n is not a map: a const lookup of an absent key
-// gives an invalid node that throws when indexed again, and a config may lack
-// Eval or PostProcess.
-YAML::Node child(const YAML::Node& n, const char* key) { return n && n.IsMap() ? n[key] : YAML::Node(); }
 
 // Transforms that only make training targets or pick keys: not inference steps.
 bool is_label_step(const std::string& name) {
@@ -27,7 +23,7 @@ bool is_label_step(const std::string& name) {
 
 YAML::Node inference_transforms(const YAML::Node& root) {
   YAML::Node out(YAML::NodeType::Sequence);
-  const YAML::Node list = child(child(child(root, "Eval"), "dataset"), "transforms");
+  const YAML::Node list = yaml_child(yaml_child(yaml_child(root, "Eval"), "dataset"), "transforms");
   if (!list || !list.IsSequence()) return out;
   for (const auto& item : list) {
     if (!item.IsMap() || item.size() != 1) continue;
@@ -54,7 +50,7 @@ std::string inference_yml_text(const Config& config, const InferenceIo& io, cons
   doc["Output"]["shape"] = io.output_shape;
   doc["Output"]["shape"].SetStyle(YAML::EmitterStyle::Flow);
   doc["PreProcess"]["transform_ops"] = inference_transforms(root);
-  const YAML::Node configured = child(root, "PostProcess");
+  const YAML::Node configured = yaml_child(root, "PostProcess");
   YAML::Node post = configured && configured.IsMap() ? YAML::Clone(configured) : YAML::Node();
   if (charset) {
     // The dictionary's characters (classes 1..n; blank is 0, the space last when use_space_char).
