@@ -21,6 +21,13 @@ int cmd_export(const Args& args) {
     return 0;
   }
   const ExportReport r = export_inference_model(load_train_config(t));
+  if (!r.members.empty()) {  // a distillation: one inference folder per model
+    std::cout << "export: " << r.parameters << " parameter tensors read from " << r.weights_from << "\n";
+    for (const auto& m : r.members)
+      std::cout << "export: " << m.name << " -> " << m.onnx_path << " (passes the ONNX checker), " << m.yml_path
+                << "\n";
+    return 0;
+  }
   std::cout << "export: " << r.onnx_path << " (" << r.parameters << " parameter tensors read from " << r.weights_from
             << "; passes the ONNX checker)\n"
             << "export: " << r.yml_path

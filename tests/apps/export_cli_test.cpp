@@ -12,6 +12,7 @@
 
 #include "test_support.h"
 #include "train/loop/trainer_fixture.h"
+#include "train/task/distill_fixture.h"
 #include "train/task/det_fixture.h"
 
 using namespace ocrforge;
@@ -109,6 +110,61 @@ TEST(ExportCli, NativeRecognizerReadsInOrtWhatItsCheckpointReads) {
     nonempty += !a[i].first.empty();
   }
   EXPECT_GT(nonempty, 8);  // the model reads digits: the dictionary mapping is really compared
+}
+
+// A distillation exports OUT/Student and OUT/Teacher, and `infer rec`
+// reads each folder on its own (dictionary and input shape from its
+// inference.yml). Both members start from one trained model: exported from
+// their own `pretrained` weights, each folder reads exactly what that
+// model's plain export reads. Then the distillation trains a few steps and
+// its checkpoint exports as well.
+TEST(ExportCli, DistillationFoldersAreReadByInferRec) {
+  auto t = test::make_tiny_task("export_cli_distill", 16);
+  const std::string plain = t.dir + "/plain.yml";
+  test::write_text(plain, test::tiny_config(t, 100, 8));
+  ASSERT_NO_FATAL_FAILURE(train_and_export(plain, t.dir, t.save_dir));  // -> t.dir/inference
+  const std::string images = " --cpu_threads 1 --image_dir " + t.dir + "/imgs";
+  auto reference = test::run_command(test::binary() + " infer rec --rec_model_dir " + t.dir + "/inference" + images, t.dir);
+  ASSERT_EQ(reference.exit_code, 0) << reference.err;
+  const auto expected = predictions(reference.out);
+  ASSERT_EQ(expected.size(), 16u) << reference.out;
+  int nonempty = 0;
+  for (const auto& [text, score] : expected) nonempty += !text.empty();
+  ASSERT_GT(nonempty, 0) << "the plain model reads nothing; the comparison would be empty";
+
+  test::DistillOptions o;
+  o.freeze_teacher = false;  // mutual learning: both models train
+  o.teacher_ctc = true;
+  o.teacher_pretrained = t.save_dir + "/latest";
+  YAML::Node distill = YAML::Load(test::tiny_distill_config(t, 2, 8, o));  // 4 steps
+  distill["Architecture"]["Models"]["Student"]["pretrained"] = t.save_dir + "/latest";
+  distill["Global"]["save_model_dir"] = t.dir + "/distill";
+  const std::string cfg = t.dir + "/distill.yml";
+  test::write_text(cfg, YAML::Dump(distill));
+  auto own = test::run_command(test::binary() + " export -c " + cfg + " -o Global.save_inference_dir=" + t.dir + "/own",
+                               t.dir);
+  ASSERT_EQ(own.exit_code, 0) << own.out << own.err;
+  for (const std::string model : {"Student", "Teacher"}) {
+    auto r = test::run_command(test::binary() + " infer rec --rec_model_dir " + t.dir + "/own/" + model + images, t.dir);
+    ASSERT_EQ(r.exit_code, 0) << model << ": " << r.err;
+    const auto p = predictions(r.out);
+    ASSERT_EQ(p.size(), expected.size()) << r.out;
+    for (size_t i = 0; i < p.size(); ++i) {
+      EXPECT_EQ(p[i].first, expected[i].first) << model << " " << i;
+      EXPECT_NEAR(p[i].second, expected[i].second, 1e-5) << model << " " << i;
+    }
+  }
+  // Trained as a distillation, exported from its checkpoint.
+  auto train = test::run_command(test::binary() + " train -c " + cfg, t.dir);
+  ASSERT_EQ(train.exit_code, 0) << train.err;
+  auto exp = test::run_command(test::binary() + " export -c " + cfg + " -o Global.pretrained_model=" + t.dir +
+                                   "/distill/latest Global.save_inference_dir=" + t.dir + "/trained",
+                               t.dir);
+  ASSERT_EQ(exp.exit_code, 0) << exp.out << exp.err;
+  EXPECT_NE(exp.out.find("Student -> " + t.dir + "/trained/Student/inference.onnx"), std::string::npos) << exp.out;
+  auto r = test::run_command(test::binary() + " infer rec --rec_model_dir " + t.dir + "/trained/Student" + images, t.dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(predictions(r.out).size(), 16u) << r.out;
 }
 
 // The "hmean: X" value in `out`, or -1.

@@ -67,6 +67,10 @@ Field architecture_section() {
       {"algorithm", S},
       // algorithm ONNX (fine-tuning a deployed model; train/onnx/onnx_arch.h)
       {"onnx_model", S}, {"freeze", SL}, {"update_bn_stats", B},
+      // algorithm Distillation: `name: DistillationModel` and one full model
+      // per entry of Models, each checked by its own reader
+      // (train/models/distillation_arch.h)
+      {"name", S}, {"Models", Kind::Any},
       component("Transform", "rectification transform", {}),  // none supported yet
       component("Backbone", "backbone", std::move(backbones)),
       component("Neck", "neck", std::move(necks)),
@@ -108,6 +112,12 @@ Field data_section(const std::string& key) {
       {"RecAug", {{"tia_prob", N}, {"crop_prob", N}, {"reverse_prob", N}, {"noise_prob", N},
                   {"jitter_prob", N}, {"blur_prob", N}, {"hsv_aug_prob", N},
                   {"use_tia", B}, {"aug_prob", N}}},
+      // PP-OCRv3 MultiHead / distillation configs: CTC (+ SAR) labels in one
+      // step, and concatenation of short crops (train/data/rec_con_aug.h)
+      {"MultiLabelEncode", {{"max_text_length", I}, {"character_dict_path", S},
+                            {"use_space_char", B}, {"gtc_encode", S}}},
+      {"RecConAug", {{"prob", N}, {"ext_data_num", I}, {"image_shape", IL, {}, 3},
+                     {"max_text_length", I}}},
       {"RecResizeImg", {{"image_shape", IL, {}, 3}, {"padding", B}, {"infer_mode", B},
                         {"eval_mode", B}, {"character_dict_path", S}}},
       // the direction classifier's (cls_mv3.yml); RandAugment is refused by
@@ -134,14 +144,21 @@ Field build_schema() {
   return section("", {
       global_section(),
       architecture_section(),
-      component("Loss", "loss", {{"CTCLoss", {{"use_focal_loss", B}}}, {"ClsLoss", {}}}),
+      component("Loss", "loss", {{"CTCLoss", {{"use_focal_loss", B}}}, {"ClsLoss", {}},
+                                 // distillation: a weighted list of loss terms
+                                 // (train/models/distill_loss_spec.h checks it)
+                                 {"CombinedLoss", {{"loss_config_list", Kind::Any}}}}),
       optimizer_section(),
       component("PostProcess", "post-process",
                 {{"CTCLabelDecode", {{"character_dict_path", S}, {"use_space_char", B}}},
+                 {"DistillationCTCLabelDecode", {{"character_dict_path", S}, {"use_space_char", B},
+                                                 {"model_name", SOL}, {"key", S}, {"multi_head", B}}},
                  {"ClsPostProcess", {{"label_list", SL}}}}),
       component("Metric", "metric",
                 {{"RecMetric", {{"main_indicator", S}, {"ignore_space", B}, {"is_filter", B}}},
-                 {"ClsMetric", {{"main_indicator", S}}}}),
+                 {"ClsMetric", {{"main_indicator", S}}},
+                 {"DistillationMetric", {{"base_metric_name", S, {"RecMetric"}}, {"main_indicator", S},
+                                         {"key", S}, {"ignore_space", B}, {"is_filter", B}}}}),
       data_section("Train"),
       data_section("Eval"),
   });

@@ -54,8 +54,104 @@ TEST(RecTransformConfig, UnknownTransformListsTheKnownOnes) {
   const std::string msg = usage_error("[{DecodeImage: }, {RecAugg: }, {CTCLabelEncode: }, {RecResizeImg: {image_shape: [3, 48, 320]}}]");
   EXPECT_NE(msg.find("unknown transform 'RecAugg'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("did you mean 'RecAug'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("DecodeImage, RecAug, CTCLabelEncode, RecResizeImg, KeepKeys"), std::string::npos) << msg;
-  EXPECT_NE(usage_error("[{MultiLabelEncode: }]").find("unknown transform 'MultiLabelEncode'"), std::string::npos);
+  EXPECT_NE(msg.find("DecodeImage, RecConAug, RecAug, CTCLabelEncode, MultiLabelEncode, RecResizeImg, KeepKeys"),
+            std::string::npos)
+      << msg;
+}
+
+// PaddleOCR's configs/rec/PP-OCRv3/ch_PP-OCRv3_rec_distillation.yml, unchanged.
+const char* kPpOcrV3Train = R"(
+- DecodeImage: {img_mode: BGR, channel_first: false}
+- RecConAug: {prob: 0.5, ext_data_num: 2, image_shape: [48, 320, 3]}
+- RecAug:
+- MultiLabelEncode:
+- RecResizeImg: {image_shape: [3, 48, 320]}
+- KeepKeys: {keep_keys: [image, label_ctc, label_sar, length, valid_ratio]}
+)";
+const char* kPpOcrV3Eval = R"(
+- DecodeImage: {img_mode: BGR, channel_first: false}
+- MultiLabelEncode:
+- RecResizeImg: {image_shape: [3, 48, 320]}
+- KeepKeys: {keep_keys: [image, label_ctc, label_sar, length, valid_ratio]}
+)";
+
+TEST(RecTransformConfig, ReadsPpOcrV3MultiLabelEncodeAndRecConAug) {
+  const RecTransformSpec t = rec_transform_spec_from_yaml(YAML::Load(kPpOcrV3Train), "Train.dataset.transforms",
+                                                          test::toy_charset(), 25, true);
+  EXPECT_TRUE(t.multi_label_encode);
+  EXPECT_TRUE(t.use_con_aug);
+  EXPECT_TRUE(t.use_aug);
+  EXPECT_DOUBLE_EQ(t.con_aug.prob, 0.5);
+  EXPECT_EQ(t.con_aug.ext_data_num, 2);
+  EXPECT_EQ(t.con_aug.height, 48);
+  EXPECT_EQ(t.con_aug.width, 320);
+  EXPECT_EQ(t.con_aug.max_text_length, 25);  // not in the config: Global's
+  EXPECT_EQ(t.image_shape, (std::array<int, 3>{3, 48, 320}));
+  EXPECT_EQ(t.max_text_length, 25);
+  // Evaluation never concatenates or augments, even when listed.
+  const RecTransformSpec e1 = rec_transform_spec_from_yaml(YAML::Load(kPpOcrV3Train), "Eval.dataset.transforms",
+                                                           test::toy_charset(), 25, false);
+  EXPECT_FALSE(e1.use_con_aug);
+  EXPECT_FALSE(e1.use_aug);
+  const RecTransformSpec e = rec_transform_spec_from_yaml(YAML::Load(kPpOcrV3Eval), "Eval.dataset.transforms",
+                                                          test::toy_charset(), 40, false);
+  EXPECT_TRUE(e.multi_label_encode);
+  EXPECT_FALSE(e.use_con_aug);
+  EXPECT_EQ(e.max_text_length, 40);
+
+  // RecConAug's defaults (PaddleOCR's), its own max_text_length when set, null params.
+  const RecTransformSpec d = rec_transform_spec_from_yaml(
+      YAML::Load("[{DecodeImage: }, {RecConAug: }, {MultiLabelEncode: null}, {RecResizeImg: {image_shape: [3, 48, 320]}}]"),
+      "Train.dataset.transforms", test::toy_charset(), 30, true);
+  EXPECT_DOUBLE_EQ(d.con_aug.prob, 0.5);
+  EXPECT_EQ(d.con_aug.ext_data_num, 1);
+  EXPECT_EQ(d.con_aug.height, 32);
+  EXPECT_EQ(d.con_aug.width, 320);
+  EXPECT_EQ(d.con_aug.max_text_length, 30);
+  EXPECT_EQ(rec_transform_spec_from_yaml(
+                YAML::Load("[{DecodeImage: }, {RecConAug: {max_text_length: 12}}, {CTCLabelEncode: }, "
+                           "{RecResizeImg: {image_shape: [3, 48, 320]}}]"),
+                "Train.dataset.transforms", test::toy_charset(), 30, true)
+                .con_aug.max_text_length,
+            12);
+  // MultiLabelEncode's dictionary keys are Global's in PaddleOCR: accepted.
+  EXPECT_NO_THROW(rec_transform_spec_from_yaml(
+      YAML::Load("[{DecodeImage: }, {MultiLabelEncode: {max_text_length: 25, use_space_char: true}}, "
+                 "{RecResizeImg: {image_shape: [3, 48, 320]}}]"),
+      "Train.dataset.transforms", test::toy_charset(), 25, true));
+}
+
+TEST(RecTransformConfig, RejectsMisusedMultiLabelEncodeAndRecConAug) {
+  const std::string resize = "{RecResizeImg: {image_shape: [3, 48, 320]}}";
+  std::string m = usage_error("[{DecodeImage: }, {CTCLabelEncode: }, {MultiLabelEncode: }, " + resize + "]");
+  EXPECT_NE(m.find("both CTCLabelEncode and MultiLabelEncode"), std::string::npos) << m;
+  m = usage_error("[{DecodeImage: }, " + resize + "]");
+  EXPECT_NE(m.find("needs a CTCLabelEncode (or MultiLabelEncode)"), std::string::npos) << m;
+  m = usage_error("[{DecodeImage: }, {MultiLabelEncode: {gtc_encode: NRTRLabelEncode}}, " + resize + "]");
+  EXPECT_NE(m.find("MultiLabelEncode.gtc_encode"), std::string::npos) << m;
+  EXPECT_NE(m.find("NRTR branch of MultiHead is not built"), std::string::npos) << m;
+  m = usage_error("[{DecodeImage: }, {MultiLabelEncode: {max_text_len: 3}}, " + resize + "]");
+  EXPECT_NE(m.find("MultiLabelEncode.max_text_len' (did you mean 'max_text_length'"), std::string::npos) << m;
+  // KeepKeys: label_ctc / label_sar only after MultiLabelEncode, label only after CTCLabelEncode.
+  m = usage_error("[{DecodeImage: }, {CTCLabelEncode: }, " + resize + ", {KeepKeys: {keep_keys: [image, label_sar]}}]");
+  EXPECT_NE(m.find("'label_sar' is made by MultiLabelEncode"), std::string::npos) << m;
+  m = usage_error("[{DecodeImage: }, {MultiLabelEncode: }, " + resize + ", {KeepKeys: {keep_keys: [image, label]}}]");
+  EXPECT_NE(m.find("'label' is not produced"), std::string::npos) << m;
+  EXPECT_NE(m.find("label_ctc, label_sar"), std::string::npos) << m;
+  // RecConAug: parameters and order.
+  m = usage_error("[{DecodeImage: }, {RecConAug: {image_shape: [3, 48, 320]}}, {MultiLabelEncode: }, " + resize + "]");
+  EXPECT_NE(m.find("RecConAug.image_shape"), std::string::npos) << m;
+  EXPECT_NE(m.find("[48, 320, 3]"), std::string::npos) << m;
+  m = usage_error("[{DecodeImage: }, {RecConAug: {prob: 1.5}}, {MultiLabelEncode: }, " + resize + "]");
+  EXPECT_NE(m.find("RecConAug.prob': a probability in [0, 1]"), std::string::npos) << m;
+  m = usage_error("[{DecodeImage: }, {RecConAug: {ext_data_num: -1}}, {MultiLabelEncode: }, " + resize + "]");
+  EXPECT_NE(m.find("RecConAug.ext_data_num"), std::string::npos) << m;
+  m = usage_error("[{DecodeImage: }, {RecAug: }, {RecConAug: }, {MultiLabelEncode: }, " + resize + "]");
+  EXPECT_NE(m.find("RecConAug must come before RecAug"), std::string::npos) << m;
+  m = usage_error("[{DecodeImage: }, {MultiLabelEncode: }, {RecConAug: }, " + resize + "]");
+  EXPECT_NE(m.find("RecConAug must come before MultiLabelEncode"), std::string::npos) << m;
+  m = usage_error("[{RecConAug: }, {DecodeImage: }, {MultiLabelEncode: }, " + resize + "]");
+  EXPECT_NE(m.find("DecodeImage must come before RecConAug"), std::string::npos) << m;
 }
 
 TEST(RecTransformConfig, RejectsBadParametersAndLists) {
@@ -145,6 +241,137 @@ TEST(RecDataConfig, LoaderBooleansAcceptWhatTheSchemaAccepts) {
       test::toy_charset(), 25, 1024, true);
   EXPECT_FALSE(s.loader.shuffle);
   EXPECT_TRUE(s.loader.drop_last);
+}
+
+// A Train/Eval section over the toy data whose transforms are `transforms`
+// (a YAML list, block or flow style).
+YAML::Node section_with(const std::string& transforms, const std::string& label_file = test::rec_toy_labels(),
+                        const std::string& extra_dataset = "") {
+  YAML::Node n = YAML::Load("dataset:\n"
+                            "  name: SimpleDataSet\n"
+                            "  data_dir: " + test::rec_toy_dir() + "\n"
+                            "  label_file_list: [" + label_file + "]\n" + extra_dataset +
+                            "loader: {batch_size_per_card: 2}\n");
+  n["dataset"]["transforms"] = YAML::Load(transforms);
+  return n;
+}
+
+TEST(RecDataConfig, PpOcrV3SectionsLoad) {
+  const RecDataSetup train =
+      rec_data_from_yaml(section_with(kPpOcrV3Train, test::rec_toy_labels(), "  ext_op_transform_idx: 1\n"), "Train",
+                         test::toy_charset(), 25, 1024, true);
+  EXPECT_TRUE(train.dataset->transforms().use_con_aug);
+  EXPECT_TRUE(train.dataset->transforms().multi_label_encode);
+  const RecDataSetup eval =
+      rec_data_from_yaml(section_with(kPpOcrV3Eval), "Eval", test::toy_charset(), 25, 1024, false);
+  EXPECT_FALSE(eval.dataset->transforms().use_con_aug);
+  DataStats stats;
+  const Sample s = train.dataset->load_sample(0, 5, &stats);
+  EXPECT_EQ(s.tensors.at("image").sizes(), (std::vector<int64_t>{3, 48, 320}));
+  EXPECT_EQ(s.tensors.at("label").sizes(), (std::vector<int64_t>{25}));
+  EXPECT_EQ(s.tensors.count("label_ctc") + s.tensors.count("label_sar"), 0u);  // the CTC label is "label"
+}
+
+TEST(RecDataConfig, ExtOpTransformIdxMustBeOne) {
+  const auto msg = [](const std::string& idx) -> std::string {
+    try {
+      rec_data_from_yaml(section_with(kPpOcrV3Train, test::rec_toy_labels(), "  ext_op_transform_idx: " + idx + "\n"),
+                         "Train", test::toy_charset(), 25, 1024, true);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(msg("1"), "");
+  const std::string m = msg("2");
+  EXPECT_NE(m.find("Train.dataset.ext_op_transform_idx': only 1 is supported"), std::string::npos) << m;
+  EXPECT_NE(msg("0").find("only 1 is supported"), std::string::npos);
+}
+
+// MultiLabelEncode's "label" / "length" are CTCLabelEncode's, sample by
+// sample, including what is rejected (too long, no dictionary character).
+TEST(RecDataConfig, MultiLabelEncodeGivesCtcLabelEncodesTensors) {
+  const std::string dir = test::fresh_dir("multi_label_encode");
+  std::string lines = test::read_text(test::rec_toy_labels());
+  if (!lines.empty() && lines.back() != '\n') lines += '\n';
+  lines += "imgs/1223731.jpg\tABCDEFGHIJKLMNOPQRSTUVWXYZ\n";  // 26 > 25 characters
+  lines += "imgs/1223733.jpg\t##\n";                          // no dictionary character
+  lines += "imgs/1223732.jpg\tHO#TEL\n";                      // one dropped character
+  test::write_text(dir + "/labels.txt", lines);
+  const auto list = [](const char* label_step) {
+    return std::string("[{DecodeImage: }, {") + label_step +
+           ": }, {RecResizeImg: {image_shape: [3, 48, 320]}}, {KeepKeys: {keep_keys: [image, " +
+           (std::string(label_step) == "CTCLabelEncode" ? "label" : "label_ctc") + ", length]}}]";
+  };
+  for (bool training : {false, true}) {
+    const auto ctc = rec_data_from_yaml(section_with(list("CTCLabelEncode"), dir + "/labels.txt"), "Train",
+                                        test::toy_charset(), 25, 1024, training);
+    const auto multi = rec_data_from_yaml(section_with(list("MultiLabelEncode"), dir + "/labels.txt"),
+                                          "Train", test::toy_charset(), 25, 1024, training);
+    ASSERT_EQ(ctc.dataset->size(), 13u);
+    ASSERT_EQ(multi.dataset->size(), 13u);
+    DataStats sc, sm;
+    for (size_t i = 0; i < ctc.dataset->size(); ++i) {
+      const Sample a = ctc.dataset->load_sample(i, 100 + i, &sc);
+      const Sample b = multi.dataset->load_sample(i, 100 + i, &sm);
+      EXPECT_TRUE(torch::equal(a.tensors.at("label"), b.tensors.at("label"))) << i;
+      EXPECT_TRUE(torch::equal(a.tensors.at("length"), b.tensors.at("length"))) << i;
+      EXPECT_TRUE(torch::equal(a.tensors.at("image"), b.tensors.at("image"))) << i;
+      EXPECT_EQ(a.text, b.text) << i;
+      EXPECT_EQ(a.path, b.path) << i;
+    }
+    EXPECT_GE(sm.too_long, 1);
+    EXPECT_GE(sm.empty_label, 1);
+    EXPECT_EQ(sm.too_long, sc.too_long);
+    EXPECT_EQ(sm.empty_label, sc.empty_label);
+    EXPECT_EQ(sm.dropped_chars, sc.dropped_chars);
+    EXPECT_GE(sm.dropped_chars, 3);
+  }
+}
+
+// RecConAug in the dataset: training joins extra samples' images and texts
+// (deterministically from the sample's seed), evaluation never does.
+TEST(RecDataConfig, RecConAugJoinsSamplesInTrainingOnly) {
+  const std::string list =
+      "[{DecodeImage: }, {RecConAug: {prob: 1.0, ext_data_num: 2, image_shape: [48, 320, 3]}}, {MultiLabelEncode: }, "
+      "{RecResizeImg: {image_shape: [3, 48, 320]}}]";
+  const auto train =
+      rec_data_from_yaml(section_with(list), "Train", test::toy_charset(), 25, 1024, true).dataset;
+  const auto eval =
+      rec_data_from_yaml(section_with(list), "Eval", test::toy_charset(), 25, 1024, false).dataset;
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < train->size(); ++i) texts.push_back(train->entry(i).text);
+  int joined = 0;
+  for (size_t i = 0; i < train->size(); ++i) {
+    for (uint64_t seed : {3u, 4u}) {
+      DataStats st;
+      const RecSample r = train->load(i, seed, &st);
+      const RecSample again = train->load(i, seed, nullptr);
+      EXPECT_EQ(r.text, again.text);
+      EXPECT_EQ(r.image, again.image);
+      EXPECT_EQ(st.replaced(), 0);
+      const std::string& own = train->entry(i).text;
+      ASSERT_EQ(r.text.compare(0, own.size(), own), 0) << r.text;
+      if (r.text.size() > own.size()) {
+        ++joined;
+        // The rest is one or two whole labels of the data set.
+        const std::string rest = r.text.substr(own.size());
+        bool found = false;
+        for (const auto& a : texts) {
+          found = found || rest == a;
+          for (const auto& b : texts) found = found || rest == a + b;
+        }
+        EXPECT_TRUE(found) << r.text;
+        EXPECT_LE(r.length, 25);
+        EXPECT_EQ(r.length, static_cast<int64_t>(r.text.size()));  // ASCII toy labels
+        // A joined image is wider: more of the 320 columns are used.
+        const RecSample plain = eval->load(i, seed, nullptr);
+        EXPECT_GE(r.valid_ratio, plain.valid_ratio);
+      }
+      EXPECT_EQ(eval->load(i, seed, nullptr).text, own);
+    }
+  }
+  EXPECT_GT(joined, 5);  // prob 1: every sample whose neighbours fit is joined
 }
 
 }  // namespace

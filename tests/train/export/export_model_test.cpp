@@ -11,9 +11,11 @@
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/onnx/onnx_graph_module.h"
+#include "ocrforge/train/task/rec_distill_task.h"
 #include "ocrforge/train/task/task.h"
 #include "ocrforge/train/task/training_schema.h"
 #include "train/onnx/shipped_model_inputs.h"
+#include "train/task/distill_fixture.h"
 
 namespace ocrforge {
 namespace {
@@ -129,6 +131,44 @@ TEST(ExportModel, ErrorsNameTheProblem) {
   // A checkpoint that is not there.
   EXPECT_NE(error_of(rec_config(out, ", pretrained_model: /nonexistent/ckpt")).find("/nonexistent/ckpt"),
             std::string::npos);
+}
+
+// A distillation checkpoint exports one normal inference folder per model;
+// ORT on OUT/Student computes what the Student computes in LibTorch.
+TEST(ExportModel, DistillationWritesAFolderPerModelThatOrtRunsLikeLibTorch) {
+  const auto t = test::make_tiny_task("export_distill", 4);
+  const std::string out = t.dir + "/inference";
+  register_training_schema();
+  Config config = Config::from_string(test::tiny_distill_config(t, 1, 8, {}));
+  std::unique_ptr<Task> task = make_task(config, trainer_options_from_config(config), torch::kCPU);
+  {
+    // Weights and batch-norm statistics away from their initial values, so the file must carry them.
+    torch::NoGradGuard no_grad;
+    torch::Generator g = at::detail::createCPUGenerator(11);
+    for (auto& p : task->model().parameters()) p.add_(torch::randn(p.sizes(), g) * 0.05);
+    for (auto& b : task->model().named_buffers())
+      if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 1.5, g);
+  }
+  save_checkpoint(t.dir + "/ckpt", task->model(), nullptr, CheckpointData{});
+  config.apply_overrides({"Global.pretrained_model=" + t.dir + "/ckpt", "Global.save_inference_dir=" + out});
+  const ExportReport r = export_inference_model(config);
+  ASSERT_EQ(r.members.size(), 2u);
+  EXPECT_EQ(r.members[0].name, "Student");
+  EXPECT_EQ(r.members[0].onnx_path, out + "/Student/inference.onnx");
+  EXPECT_EQ(r.members[1].onnx_path, out + "/Teacher/inference.onnx");
+  auto* d = dynamic_cast<RecDistillTask*>(task.get());
+  ASSERT_NE(d, nullptr);
+  const torch::Tensor x = torch::rand({2, 3, 32, 100}) * 2 - 1;
+  for (const auto& m : r.members) {
+    RecModel model = d->member(m.name).native;
+    model->eval();
+    torch::NoGradGuard no_grad;
+    const double diff = (test::ort_output(m.onnx_path, "rec", x) - model->predict(x)).abs().max().item<double>();
+    EXPECT_LE(diff, 1e-4) << m.name;
+    const YAML::Node yml = YAML::LoadFile(m.yml_path);
+    EXPECT_EQ(yml["PostProcess"]["name"].as<std::string>(), "CTCLabelDecode") << m.name;
+    EXPECT_EQ(yml["PostProcess"]["character_dict"].size(), 10u) << m.name;
+  }
 }
 
 }  // namespace

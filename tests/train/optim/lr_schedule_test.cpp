@@ -31,6 +31,15 @@ TEST(LrSchedule, PiecewiseSwitchesAtEpochBoundaries) {
   EXPECT_DOUBLE_EQ(s.at(15), 0.001);
 }
 
+// PaddleOCR's PP-OCRv3 distillation config lists as many values as
+// boundaries; Paddle keeps the last value past the last boundary.
+TEST(LrSchedule, PiecewiseWithAsManyValuesAsBoundariesKeepsTheLast) {
+  auto s = make("{name: Piecewise, decay_epochs: [2, 3], values: [0.1, 0.01]}", 4, 5);
+  EXPECT_DOUBLE_EQ(s.at(9), 0.1);
+  EXPECT_DOUBLE_EQ(s.at(10), 0.01);
+  EXPECT_DOUBLE_EQ(s.at(15), 0.01);
+}
+
 TEST(LrSchedule, LinearDecaysToEndLr) {
   auto s = make("{name: Linear, learning_rate: 1.0, end_lr: 0.0}", 2, 5);
   EXPECT_DOUBLE_EQ(s.at(0), 1.0);
@@ -42,7 +51,8 @@ TEST(LrSchedule, LinearDecaysToEndLr) {
 TEST(LrSchedule, ConstAndBadSpecs) {
   EXPECT_DOUBLE_EQ(make("{name: Const, learning_rate: 0.02}", 3, 7).at(15), 0.02);
   EXPECT_THROW(make("{name: Exp, learning_rate: 0.1}", 1, 1), UsageError);
-  EXPECT_THROW(make("{name: Piecewise, decay_epochs: [1], values: [0.1]}", 2, 1), UsageError);
+  EXPECT_THROW(make("{name: Piecewise, decay_epochs: [1, 2, 3], values: [0.1]}", 2, 1), UsageError);
+  EXPECT_THROW(make("{name: Piecewise, decay_epochs: [1], values: [0.1, 0.01, 0.001]}", 2, 1), UsageError);
 }
 
 TEST(LrSchedule, IsAPureFunctionOfStep) {

@@ -24,9 +24,20 @@ RecDataSetup rec_data_from_yaml(const YAML::Node& section, const std::string& se
   const std::string ds_path = section_name + ".dataset";
   const YAML::Node ds = section["dataset"];
   if (!present(ds)) throw UsageError("config key '" + ds_path + "' is missing");
-  // ext_op_transform_idx only matters to RecConAug, which this pipeline rejects.
   y::check_keys(ds, ds_path,
                 {"name", "data_dir", "label_file_list", "ratio_list", "delimiter", "transforms", "ext_op_transform_idx"});
+  // PaddleOCR decodes RecConAug's extra samples with transforms[:ext_op_transform_idx].
+  // This pipeline decodes them with DecodeImage alone (the transform config
+  // checks that it is the first transform), which is index 1; absent means
+  // the same.
+  if (present(ds["ext_op_transform_idx"])) {
+    const std::string key = ds_path + ".ext_op_transform_idx";
+    const int idx = y::integer(ds["ext_op_transform_idx"], key);
+    if (idx != 1)
+      throw UsageError("config key '" + key + "': only 1 is supported (RecConAug's extra samples are decoded by the "
+                       "transforms before this index, which here must be DecodeImage alone); got " +
+                       std::to_string(idx));
+  }
   const std::string name = present(ds["name"]) ? y::string(ds["name"], ds_path + ".name") : "SimpleDataSet";
   if (name != "SimpleDataSet")
     throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported for recognition; use SimpleDataSet");

@@ -1,7 +1,7 @@
 // Dataset + loader settings from a PaddleOCR config section (Train or Eval):
 //   Train:
 //     dataset: {name: SimpleDataSet, data_dir, label_file_list, ratio_list,
-//               delimiter, transforms: [...]}
+//               delimiter, ext_op_transform_idx (1 only), transforms: [...]}
 //     loader:  {shuffle, drop_last, batch_size_per_card, num_workers}
 #pragma once
 #include <cstdint>
@@ -23,8 +23,9 @@ struct RecDataSetup {
 
 // `section_name` ("Train" / "Eval") prefixes key paths in errors. `charset`
 // and `max_text_length` come from Global; `seed` is Global.seed (ratio_list
-// sampling). `training`: RecAug on (when listed) and failed samples replaced
-// by a random one; otherwise RecAug off and the next sample replaces.
+// sampling). `training`: RecConAug and RecAug on (when listed) and failed
+// samples replaced by a random one; otherwise both off and the next sample
+// replaces.
 // Relative data_dir / label files are used as written (relative to the
 // working directory, as in PaddleOCR). Throws UsageError for config
 // mistakes (unknown keys, dataset names other than SimpleDataSet, bad

@@ -2,6 +2,7 @@
 #include "ocrforge/train/data/rec_dataset.h"
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/train/data/data_rng.h"
 #include "ocrforge/train/data/replacement.h"
 
 namespace ocrforge {
@@ -15,6 +16,33 @@ RecDataset::RecDataset(std::vector<RecLabel> samples, RecTransformSpec transform
 RecDataset::RecDataset(const RecLabelListSpec& list, RecTransformSpec transforms, bool random_replacement)
     : RecDataset(read_rec_label_list(list), std::move(transforms), random_replacement) {}
 
+namespace {
+
+// Salt of RecConAug's random stream: a stream of its own (not RecAug's
+// DataRng(rng_seed)), so listing RecConAug leaves RecAug's draws unchanged.
+constexpr uint64_t kConAugSalt = 0x636f6e63ULL;  // "conc"
+
+}  // namespace
+
+int RecDataset::con_aug(RecConAugPart* part, uint64_t rng_seed) const {
+  DataRng rng(data_seed({rng_seed, kConAugSalt}));
+  // An extra sample is drawn uniformly from the whole data set and decoded
+  // alone (PaddleOCR: transforms before ext_op_transform_idx = DecodeImage);
+  // its label is used raw. One that cannot be read is skipped and another
+  // drawn, as PaddleOCR does, without counting it in DataStats (it is not a
+  // training sample). After kMaxAttempts failed draws the step ends.
+  const auto next_ext = [&](RecConAugPart* ext) {
+    for (int tries = 0; tries < kMaxAttempts; ++tries) {
+      const RecLabel& e = samples_[rng.index(samples_.size())];
+      if (decode_image(e.path, &ext->image) != DecodeStatus::kOk) continue;
+      ext->text = e.text;
+      return true;
+    }
+    return false;
+  };
+  return rec_con_aug(part, transforms_.con_aug, rng, next_ext);
+}
+
 RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSample* out, long* dropped) const {
   const RecLabel& entry = samples_[index];
   // The label first: a rejected label costs no image decode.
@@ -27,6 +55,21 @@ RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSam
   const DecodeStatus ds = decode_image(entry.path, &img);
   if (ds == DecodeStatus::kMissing) return Outcome::kMissing;
   if (ds == DecodeStatus::kUndecodable) return Outcome::kUndecodable;
+  if (transforms_.use_con_aug) {
+    RecConAugPart part{img, entry.text};
+    if (con_aug(&part, rng_seed) > 0) {
+      // The joined raw text is what the label step encodes (PaddleOCR's
+      // order); with RecConAug's own max_text_length above Global's it can
+      // be rejected like any too long label (it cannot be empty: the
+      // sample's own text kept a character). The sample's own dropped
+      // characters were counted above: add the extra samples' only.
+      img = part.image;
+      const long own_dropped = label.dropped_chars;
+      label = ctc_label_encode(part.text, transforms_.charset, transforms_.max_text_length);
+      if (label.status != LabelStatus::kOk) return Outcome::kTooLong;
+      *dropped += label.dropped_chars - own_dropped;
+    }
+  }
   if (transforms_.use_aug) {
     DataRng rng(rng_seed);
     img = rec_aug(img, transforms_.aug, rng);

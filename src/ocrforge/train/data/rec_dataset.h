@@ -8,18 +8,20 @@
 
 #include "ocrforge/train/data/data_stats.h"
 #include "ocrforge/train/data/dataset.h"
+#include "ocrforge/train/data/rec_con_aug.h"
 #include "ocrforge/train/data/rec_label_list.h"
 #include "ocrforge/train/data/rec_transforms.h"
 
 namespace ocrforge {
 
-// One transformed sample (KeepKeys [image, label, length, valid_ratio]).
+// One transformed sample (KeepKeys [image, label, length, valid_ratio];
+// MultiLabelEncode's label_ctc is `label`).
 struct RecSample {
   std::vector<float> image;     // C x H x W floats in [-1, 1] (CHW, BGR), zero-padded on the right
   float valid_ratio = 1.0f;     // resized width / W
   std::vector<int64_t> label;   // max_text_length class indices, 0-padded
   int64_t length = 0;           // real indices in `label`
-  std::string text;             // label text without dropped characters (what `label` encodes)
+  std::string text;             // label text without dropped characters (what `label` encodes; RecConAug's joined text)
   std::string path;             // image path (joined to data_dir)
   size_t index = 0;             // the sample actually loaded (differs from the request when replaced)
 };
@@ -37,8 +39,11 @@ class RecDataset : public Dataset {
   const RecLabel& entry(size_t i) const { return samples_.at(i); }
   const RecTransformSpec& transforms() const { return transforms_; }
 
-  // Loads sample `index`: DecodeImage -> RecAug (when enabled; random draws
-  // from `rng_seed` only) -> CTCLabelEncode -> RecResizeImg. A sample whose
+  // Loads sample `index`: DecodeImage -> RecConAug (when enabled: extra
+  // samples drawn and joined with a stream derived from `rng_seed`) -> RecAug
+  // (when enabled; random draws from `rng_seed` only) -> CTCLabelEncode (or
+  // MultiLabelEncode, the same here) of the (joined) text -> RecResizeImg.
+  // A sample whose
   // image is missing or undecodable, or whose label is rejected, is replaced
   // (attempt k uses data_seed({rng_seed, k})); every failure and every
   // dropped character is added to *stats. Throws Error only after
@@ -55,6 +60,9 @@ class RecDataset : public Dataset {
  private:
   enum class Outcome { kOk, kMissing, kUndecodable, kTooLong, kEmpty };
   Outcome try_load(size_t index, uint64_t rng_seed, RecSample* out, long* dropped) const;
+  // RecConAug on `part` (the decoded sample and its raw text); returns the
+  // number of extra samples joined.
+  int con_aug(RecConAugPart* part, uint64_t rng_seed) const;
 
   std::vector<RecLabel> samples_;
   RecTransformSpec transforms_;

@@ -18,7 +18,7 @@ namespace ocrforge {
 
 struct RecBatch {
   torch::Tensor images;        // N x 3 x H x W float32 in [-1, 1], zero-padded on the right (CPU)
-  torch::Tensor labels;        // N x max_text_length int64, class indices, 0-padded
+  torch::Tensor labels;        // N x max_text_length int64, class indices, 0-padded (MultiLabelEncode: label_ctc)
   torch::Tensor lengths;       // N int64, real label lengths
   torch::Tensor valid_ratios;  // N float32, resized width / W (RecResizeImg's valid_ratio)
   std::vector<std::string> texts, paths;  // label text (without dropped characters), image path

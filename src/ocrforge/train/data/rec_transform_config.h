@@ -5,6 +5,13 @@
 //   - CTCLabelEncode:
 //   - RecResizeImg: {image_shape: [3, 48, 320]}
 //   - KeepKeys: {keep_keys: [image, label, length]}
+// or PP-OCRv3's (MultiHead / distillation configs)
+//   - DecodeImage: {img_mode: BGR, channel_first: false}
+//   - RecConAug: {prob: 0.5, ext_data_num: 2, image_shape: [48, 320, 3]}
+//   - RecAug:
+//   - MultiLabelEncode:
+//   - RecResizeImg: {image_shape: [3, 48, 320]}
+//   - KeepKeys: {keep_keys: [image, label_ctc, label_sar, length, valid_ratio]}
 #pragma once
 #include <array>
 #include <string>
@@ -23,10 +30,19 @@ const std::vector<std::string>& known_rec_transforms();
 // `where` is the list's config path ("Train.dataset.transforms") for errors.
 // `charset` and `max_text_length` come from Global (PaddleOCR hands Global's
 // character_dict_path / use_space_char / max_text_length to every transform).
-// RecAug is used only when listed and `training` is true.
+// RecConAug and RecAug are used only when listed and `training` is true
+// (RecConAug's max_text_length defaults to `max_text_length`).
+// MultiLabelEncode stands for CTCLabelEncode (only MultiHead's CTC branch is
+// trained): exactly one of the two is required. KeepKeys may list image,
+// label, length, valid_ratio after CTCLabelEncode, and image, label_ctc,
+// label_sar, length, valid_ratio after MultiLabelEncode (label_ctc is the
+// "label" tensor; label_sar makes nothing).
 // Throws UsageError on: unknown transform names (listing the known ones),
-// unknown or invalid parameters, a missing DecodeImage / CTCLabelEncode /
-// RecResizeImg, duplicates, or an order this pipeline cannot honour.
+// unknown or invalid parameters (MultiLabelEncode's gtc_encode: no NRTR
+// branch), a missing DecodeImage / label step / RecResizeImg, both label
+// steps, duplicates, or an order this pipeline cannot honour (RecConAug
+// needs DecodeImage first, and comes before RecAug, the label step and
+// RecResizeImg).
 RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where,
                                               const Charset& charset, int max_text_length, bool training);
 

@@ -1,7 +1,8 @@
 // The recognition transforms of PaddleOCR's Train/Eval.dataset.transforms as
-// typed steps: DecodeImage -> RecAug -> CTCLabelEncode -> RecResizeImg ->
-// KeepKeys [image, label, length, valid_ratio]. RecTransformSpec holds every
-// parameter; rec_transform_config.h builds it from a config.
+// typed steps: DecodeImage -> RecConAug -> RecAug -> CTCLabelEncode (or
+// MultiLabelEncode, its CTC part) -> RecResizeImg -> KeepKeys [image, label,
+// length, valid_ratio]. RecTransformSpec holds every parameter;
+// rec_transform_config.h builds it from a config.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -12,10 +13,13 @@
 
 #include "ocrforge/core/charset.h"
 #include "ocrforge/train/data/rec_aug.h"
+#include "ocrforge/train/data/rec_con_aug.h"
 
 namespace ocrforge {
 
 struct RecTransformSpec {
+  bool use_con_aug = false;                     // RecConAug listed and training
+  RecConAugParams con_aug;                      // RecConAug's parameters
   bool use_aug = false;                         // RecAug listed and training
   RecAugParams aug;                             // RecAug's probabilities
   std::array<int, 3> image_shape{3, 48, 320};   // RecResizeImg image_shape: C (must be 3), H, W
@@ -23,6 +27,10 @@ struct RecTransformSpec {
   // Global.character_dict_path; Global.use_space_char is part of it (the
   // space is the last class when set), so it is not repeated here.
   Charset charset = Charset::from_chars({}, false);
+  // The label step was MultiLabelEncode (PP-OCRv3 MultiHead configs). Only
+  // its CTC labels are made, exactly as CTCLabelEncode's: ocrforge trains the
+  // CTC branch of MultiHead alone, so no SAR / NRTR label exists.
+  bool multi_label_encode = false;
 };
 
 // DecodeImage (img_mode BGR, channel_first false).
@@ -32,7 +40,7 @@ enum class DecodeStatus { kOk, kMissing, kUndecodable };
 // cannot be opened; kUndecodable: read, but not an image.
 DecodeStatus decode_image(const std::string& path, cv::Mat* bgr);
 
-// CTCLabelEncode.
+// CTCLabelEncode (and MultiLabelEncode's CTC labels).
 enum class LabelStatus { kOk, kEmpty, kTooLong };
 struct CtcLabel {
   LabelStatus status = LabelStatus::kOk;

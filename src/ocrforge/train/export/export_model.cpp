@@ -14,6 +14,7 @@
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/task/det_task.h"
+#include "ocrforge/train/task/rec_distill_task.h"
 #include "ocrforge/train/task/rec_task.h"
 #include "ocrforge/train/task/task.h"
 #include "ocrforge/train/task/training_schema.h"
@@ -32,6 +33,54 @@ InferenceIo io_of(const OnnxGraph& g) {
   if (g.io_shapes.count(io.input_name)) io.input_shape = g.io_shapes.at(io.input_name);
   if (g.io_shapes.count(io.output_name)) io.output_shape = g.io_shapes.at(io.output_name);
   return io;
+}
+
+std::string member_weights(const RecDistillTask& task) {
+  std::string out;
+  for (const auto& m : task.members())
+    out += (out.empty() ? "" : ", ") + m.spec.name + ": " +
+           (m.onnx ? m.onnx->path() : m.spec.pretrained);
+  return out;
+}
+
+// The config a member's inference.yml is written from: its own network
+// section, plain CTC decoding, and its dictionary.
+Config member_config(const Config& config, const RecDistillMember& m) {
+  YAML::Node root = YAML::Clone(config.root());
+  root["Architecture"] = YAML::Clone(m.spec.arch);
+  YAML::Node post(YAML::NodeType::Map);
+  post["name"] = "CTCLabelDecode";
+  root["PostProcess"] = post;
+  if (!m.spec.character_dict_path.empty()) root["Global"]["character_dict_path"] = m.spec.character_dict_path;
+  if (m.spec.use_space_char) root["Global"]["use_space_char"] = *m.spec.use_space_char;
+  return Config::from_string(YAML::Dump(root), config.origin());
+}
+
+void export_distillation(const Config& config, RecDistillTask& task, const std::string& out_dir, ExportReport& r) {
+  const int height = rec_input_size(config.root()).first;
+  for (const auto& m : task.members()) {
+    ExportedMember e;
+    e.name = m.spec.name;
+    const fs::path dir = fs::path(out_dir) / m.spec.name;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw Error("Global.save_inference_dir: cannot create '" + dir.string() + "': " + ec.message());
+    e.onnx_path = (dir / "inference.onnx").string();
+    InferenceIo io;
+    if (m.onnx) {
+      m.onnx->save_onnx(e.onnx_path);
+      io = io_of(read_onnx_graph(e.onnx_path));
+    } else {
+      const OnnxGraph g = rec_model_to_onnx(*m.native, height);
+      write_onnx_graph(g, e.onnx_path);
+      io = io_of(g);
+    }
+    check_onnx_model(e.onnx_path);
+    e.yml_path = (dir / "inference.yml").string();
+    write_inference_yml(e.yml_path, member_config(config, m), io, &m.charset);
+    r.members.push_back(e);
+  }
+  r.parameters = static_cast<long>(task.model().parameters().size());
 }
 
 }  // namespace
@@ -58,6 +107,13 @@ ExportReport export_inference_model(const Config& config) {
   if (!weights.empty()) {
     load_checkpoint(weights, task->model(), nullptr);  // every tensor must fit: a mismatch names the keys
     r.weights_from = checkpoint_path(weights);
+  } else if (auto* distill = dynamic_cast<RecDistillTask*>(task.get())) {
+    // Without a checkpoint of the whole distillation, each native member needs its own weights.
+    for (const auto& m : distill->members())
+      if (m.native && m.spec.pretrained.empty())
+        throw UsageError("export of a distillation needs its weights: -o Global.pretrained_model=<save_model_dir>/"
+                         "best_accuracy (or Global.checkpoints); " + m.spec.path + " has no pretrained weights either");
+    r.weights_from = "the models' own weights (" + member_weights(*distill) + ")";
   } else if (!onnx) {
     throw UsageError("export of a native model needs its weights: -o Global.pretrained_model=<save_model_dir>/best_accuracy "
                      "(or Global.checkpoints)");
@@ -66,8 +122,12 @@ ExportReport export_inference_model(const Config& config) {
   fs::create_directories(out_dir, ec);
   if (ec || !fs::is_directory(out_dir))
     throw Error("Global.save_inference_dir: cannot create '" + out_dir + "': " + (ec ? ec.message() : "not a folder"));
-  r.onnx_path = (fs::path(out_dir) / "inference.onnx").string();
   task->model().eval();
+  if (auto* distill = dynamic_cast<RecDistillTask*>(task.get())) {
+    export_distillation(config, *distill, out_dir, r);
+    return r;
+  }
+  r.onnx_path = (fs::path(out_dir) / "inference.onnx").string();
 
   InferenceIo io;
   if (onnx) {

@@ -7,17 +7,29 @@
 //   emitted as a new graph (export/rec_model_onnx.h, opset 17).
 // - Native DB detection models (MobileNetV3 / ResNet_vd, DBFPN / RSEFPN,
 //   DBHead) likewise (export/det_model_onnx.h).
+// - A distillation (Architecture.algorithm Distillation) writes one folder
+//   per model, OUT/Student/, OUT/Teacher/, as PaddleOCR does; each is a
+//   normal inference folder (training-only heads are never built).
 // - Native classifiers cannot be trained yet, so there is nothing to export.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace ocrforge {
 
 class Config;
 
+// One sub-model of a distillation, written to OUT/<name>/.
+struct ExportedMember {
+  std::string name;       // Teacher, Student, ...
+  std::string onnx_path;  // OUT/<name>/inference.onnx
+  std::string yml_path;   // OUT/<name>/inference.yml
+};
+
 struct ExportReport {
-  std::string onnx_path;     // the model written
+  std::string onnx_path;     // the model written ("" for a distillation: see members)
   std::string yml_path;      // its inference.yml
+  std::vector<ExportedMember> members;  // a distillation's models, each a complete inference folder
   std::string weights_from;  // the checkpoint read, or the ONNX file itself when none was given
   long parameters = 0;       // parameter tensors written back
 };

@@ -1,4 +1,5 @@
 #include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/loop/checkpoint_part.h"
 
 #include <cstdio>
 #include <cstring>
@@ -239,6 +240,14 @@ std::string read_checkpoint_config(const std::string& prefix) {
 PretrainedReport load_pretrained(const std::string& prefix, torch::nn::Module& model) {
   RawCheckpoint raw = read_raw(checkpoint_path(prefix));
   return copy_weights(weights_of(raw), model);
+}
+
+PretrainedReport load_pretrained_part(const std::string& prefix, torch::nn::Module& part, const std::string& key_prefix) {
+  const std::map<std::string, torch::Tensor> all = weights_of(read_raw(checkpoint_path(prefix)));
+  std::map<std::string, torch::Tensor> mine;
+  for (const auto& [name, t] : all)
+    if (name.rfind(key_prefix, 0) == 0) mine[name.substr(key_prefix.size())] = t;
+  return copy_weights(mine.empty() ? all : mine, part);
 }
 
 }  // namespace ocrforge

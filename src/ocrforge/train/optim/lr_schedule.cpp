@@ -34,8 +34,11 @@ LrSpec lr_spec_from_yaml(const YAML::Node& lr, int epoch_num) {
   read_key(lr, p, "power", &s.power);
   if (read_key(lr, p, "epochs", &s.epochs)) require_at_least(s.epochs, 1, p + ".epochs");
   if (s.name == "Piecewise") {
-    if (s.values.size() != s.decay_epochs.size() + 1)
-      throw UsageError("Optimizer.lr: Piecewise needs one more value than decay_epochs (got " +
+    // Paddle's PiecewiseDecay keeps the last value past the last boundary, so
+    // PaddleOCR's own configs list as many values as decay_epochs
+    // (ch_PP-OCRv3_rec_distillation.yml: [700, 800] / [0.0005, 0.00005]).
+    if (s.values.empty() || (s.values.size() != s.decay_epochs.size() + 1 && s.values.size() != s.decay_epochs.size()))
+      throw UsageError("Optimizer.lr: Piecewise needs as many values as decay_epochs, or one more (got " +
                        std::to_string(s.values.size()) + " values, " + std::to_string(s.decay_epochs.size()) +
                        " decay_epochs)");
     s.learning_rate = s.values[0];
@@ -66,7 +69,7 @@ double LrSchedule::after_warmup(long step) const {
     while (i < spec_.decay_epochs.size() &&
            t >= std::lround(spec_.decay_epochs[i] * static_cast<double>(steps_per_epoch_)))
       ++i;
-    return spec_.values[i];
+    return spec_.values[std::min(i, spec_.values.size() - 1)];
   }
   return spec_.learning_rate;
 }

@@ -10,6 +10,7 @@
 #include "ocrforge/train/loop/rec_evaluator.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/models/ctc_loss.h"
+#include "ocrforge/train/onnx/onnx_rec_probe.h"
 #include "ocrforge/vision/rec_metric.h"
 
 namespace ocrforge {
@@ -27,6 +28,8 @@ RecTask::RecTask(const Config& config, const TrainerOptions& o, torch::Device de
     load_onnx(root["Architecture"]);
   } else {
     arch_ = rec_arch_from_yaml(root["Architecture"], charset_.num_classes());
+    const std::string guide = drop_guide_without_branch(arch_, "Architecture");
+    if (!guide.empty()) warnings_.push_back(guide);
     model_ = RecModel(arch_);
   }
   use_focal_loss_ = config.get<bool>("Loss.use_focal_loss", false);
@@ -39,28 +42,8 @@ void RecTask::load_onnx(const YAML::Node& architecture) {
   onnx_logits_ = m.logits;
   const OnnxArchSpec& spec = m.spec;
   // The dictionary must fit the model's classes (blank + characters [+ space]).
-  // Probed with a blank image at the PP-OCR rec heights (v3 / v4: 48, v2: 32).
-  torch::NoGradGuard no_grad;
-  onnx_->eval();
-  int64_t classes = -1;
-  std::string probe_error;
-  for (int64_t height : {48, 32}) {
-    try {
-      classes = onnx_->forward(torch::zeros({1, 3, height, 320}), onnx_logits_).size(-1);
-      break;
-    } catch (const std::exception& e) {
-      probe_error = e.what();
-    }
-  }
-  onnx_->train();
-  if (classes < 0)
-    throw UsageError("Architecture.onnx_model: '" + spec.onnx_model +
-                     "' does not run on a 3 x 48 x 320 or 3 x 32 x 320 image: " + probe_error);
-  if (classes != charset_.num_classes())
-    throw UsageError("Global.character_dict_path: the dictionary gives " + std::to_string(charset_.num_classes()) +
-                     " classes (blank + characters, + space with Global.use_space_char) but '" + spec.onnx_model +
-                     "' outputs " + std::to_string(classes) +
-                     "; use the dictionary the model was trained with, and the same use_space_char");
+  check_dictionary_fits(charset_, probe_onnx_rec_classes(onnx_, onnx_logits_, spec.onnx_model), spec.onnx_model,
+                        "Global.character_dict_path");
   info_.push_back(m.log_line);
 }
 
@@ -93,31 +76,46 @@ void RecTask::to_device(torch::Device device) {
 
 void RecTask::check_trainable() const {
   if (onnx_) return;
-  // use_guide detaches the backbone from the CTC branch: PaddleOCR trains the
-  // backbone through the SAR/NRTR branch of MultiHead, which we do not train
-  // yet, so the backbone would silently never learn.
+  // use_guide detaches the backbone from the CTC branch; with a plain CTCHead
+  // (no other branch: a MultiHead's was turned off above) the backbone would
+  // silently never learn.
   if (arch_.neck.use_guide)
     throw UsageError("Architecture Neck use_guide=True: with a CTC-only head the backbone would get no gradient "
-                     "(PaddleOCR trains it through the SAR branch of MultiHead, not supported yet); set use_guide: False");
+                     "(PaddleOCR uses it only with the SAR / NRTR branch of MultiHead); set use_guide: False");
 }
 
 std::vector<std::string> RecTask::startup_warnings() const {
   std::string heads;
   for (const auto& h : arch_.dropped_heads) heads += (heads.empty() ? "" : ", ") + h;
-  if (heads.empty()) return {};
-  return {"MultiHead: only the CTC branch is trained; not built: " + heads};
+  std::vector<std::string> out;
+  if (!heads.empty()) out.push_back("MultiHead: only the CTC branch is trained; not built: " + heads);
+  out.insert(out.end(), warnings_.begin(), warnings_.end());
+  return out;
+}
+
+std::string drop_guide_without_branch(RecArchSpec& arch, const std::string& where) {
+  if (arch.dropped_heads.empty() || !arch.neck.use_guide) return "";
+  arch.neck.use_guide = false;
+  return where + " use_guide: True trains the backbone through the " + arch.dropped_heads.front() +
+         " branch, which is not built; the backbone trains through the CTC branch instead (as use_guide: False)";
+}
+
+std::unique_ptr<BatchLoader> RecTask::make_loader(const std::string& name, bool training, int rank, int world_size) {
+  return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_);
 }
 
 // The train loader of a multi-process run reads its rank's shard
 // (distributed_sampler.h: equal steps on every rank); evaluation reads everything.
-std::unique_ptr<BatchLoader> RecTask::make_loader(const std::string& name, bool training, int rank, int world_size) {
-  const YAML::Node section = config_.root()[name];
+std::unique_ptr<BatchLoader> make_rec_loader(const Config& config, const std::string& name, bool training, int rank,
+                                             int world_size, const Charset& charset, int max_text_length,
+                                             uint64_t seed) {
+  const YAML::Node section = config.root()[name];
   if (!section || !section.IsMap()) throw UsageError("config section '" + name + "' is missing");
-  RecDataSetup setup = rec_data_from_yaml(section, name, charset_, max_text_length_, seed_, training);
+  RecDataSetup setup = rec_data_from_yaml(section, name, charset, max_text_length, seed, training);
   if (!training) setup.loader.drop_last = false;  // evaluate every sample
   return std::make_unique<BatchLoader>(
-      setup.dataset, setup.loader, seed_,
-      task_sampler(training, setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size));
+      setup.dataset, setup.loader, seed,
+      task_sampler(training, setup.loader.shuffle, seed, rank, world_size, setup.loader.batch_size));
 }
 
 StepLoss RecTask::train_step(const Batch& batch) {

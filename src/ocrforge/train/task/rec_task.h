@@ -50,11 +50,25 @@ class RecTask : public Task {
   OnnxGraphModule onnx_{nullptr};
   std::string onnx_logits_;  // the ONNX graph's pre-softmax value
   std::vector<std::string> info_;
+  std::vector<std::string> warnings_;
   torch::Device device_{torch::kCPU};
   int max_text_length_ = 25;
   uint64_t seed_ = 1024;
   bool use_focal_loss_ = false;
   bool ignore_space_ = true;
 };
+
+// The Train / Eval loader of a recognition config section (the same for a
+// single model and a distillation): the rank's shard when training.
+std::unique_ptr<BatchLoader> make_rec_loader(const Config& config, const std::string& section, bool training, int rank,
+                                             int world_size, const Charset& charset, int max_text_length,
+                                             uint64_t seed);
+
+// PaddleOCR's use_guide stops the CTC gradient at the backbone, which then
+// learns through the SAR / NRTR branch of MultiHead. ocrforge does not build
+// that branch, so when it was dropped the guide is turned off (the backbone
+// learns through the CTC branch) and the returned warning says so; "" when
+// nothing changed. `where` names the section ("Architecture").
+std::string drop_guide_without_branch(RecArchSpec& arch, const std::string& where);
 
 }  // namespace ocrforge

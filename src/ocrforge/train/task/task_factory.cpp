@@ -2,7 +2,9 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/task/cls_task.h"
+#include "ocrforge/train/models/distillation_arch.h"
 #include "ocrforge/train/task/det_task.h"
+#include "ocrforge/train/task/rec_distill_task.h"
 #include "ocrforge/train/task/rec_task.h"
 #include "ocrforge/train/task/task.h"
 
@@ -10,9 +12,16 @@ namespace ocrforge {
 
 std::unique_ptr<Task> make_task(const Config& config, const TrainerOptions& options, torch::Device device) {
   const std::string model_type = config.get<std::string>("Architecture.model_type", "rec");
-  if (model_type == "rec") return std::make_unique<RecTask>(config, options, device);
+  const bool distillation = is_distillation_architecture(config.root()["Architecture"]);
+  if (model_type == "rec") {
+    if (distillation) return std::make_unique<RecDistillTask>(config, options, device);
+    return std::make_unique<RecTask>(config, options, device);
+  }
   if (model_type == "det") {
     const std::string algorithm = config.get<std::string>("Architecture.algorithm", "DB");
+    if (distillation)
+      throw UsageError("Architecture.algorithm: Distillation of detectors (PP-OCRv3's CML recipe) is not supported "
+                       "yet; recognition distillation is (configs/rec/PP-OCRv3/*_distillation.yml)");
     if (algorithm != "DB" && algorithm != "ONNX")
       throw UsageError("Architecture.algorithm: '" + algorithm +
                        "' detection training is not supported yet (supported: DB, ONNX)");

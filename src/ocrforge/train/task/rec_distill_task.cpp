@@ -1,0 +1,338 @@
+#include "ocrforge/train/task/rec_distill_task.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <set>
+
+#include "ocrforge/core/config.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/stopwatch.h"
+#include "ocrforge/train/loop/checkpoint_part.h"
+#include "ocrforge/train/loop/rec_evaluator.h"
+#include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/models/ctc_loss.h"
+#include "ocrforge/train/models/distill_losses.h"
+#include "ocrforge/train/onnx/onnx_arch.h"
+#include "ocrforge/train/onnx/onnx_rec_probe.h"
+#include "ocrforge/train/task/rec_task.h"
+#include "ocrforge/vision/rec_metric.h"
+
+namespace ocrforge {
+
+namespace {
+
+bool same_classes(const Charset& a, const Charset& b) {
+  if (a.num_classes() != b.num_classes()) return false;
+  for (int i = 1; i < a.num_classes(); ++i)
+    if (a.text_of(i) != b.text_of(i)) return false;
+  return true;
+}
+
+void freeze_all(torch::nn::Module& m) {
+  for (auto& p : m.parameters()) p.set_requires_grad(false);
+}
+
+std::vector<std::string> string_or_list(const YAML::Node& n) {
+  std::vector<std::string> out;
+  if (!n || n.IsNull()) return out;
+  if (n.IsScalar()) return {n.as<std::string>()};
+  for (const auto& v : n) out.push_back(v.as<std::string>());
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<torch::nn::Module> RecDistillMember::module() const {
+  if (native) return native.ptr();
+  return onnx.ptr();
+}
+
+RecDistillTask::RecDistillTask(const Config& config, const TrainerOptions& o, torch::Device device)
+    : config_(config), device_(device) {
+  if (o.character_dict_path.empty()) throw UsageError("Global.character_dict_path is required for recognition");
+  charset_ = Charset::load(o.character_dict_path, o.use_space_char, "Global.character_dict_path");
+  max_text_length_ = o.max_text_length;
+  seed_ = o.seed;
+  ignore_space_ = o.ignore_space;
+  const YAML::Node root = config.root();
+  arch_text_ = YAML::Dump(root["Architecture"]);
+  const DistillArchSpec arch = distillation_arch_from_yaml(root["Architecture"]);
+  if (arch.model_type != "rec")
+    throw UsageError("Architecture.model_type: '" + arch.model_type +
+                     "' distillation is not supported yet (supported: rec; detection CML is a later step)");
+  container_ = std::make_shared<torch::nn::Module>("DistillationModel");
+  for (const auto& spec : arch.models) {
+    members_.push_back(build_member(spec));
+    container_->register_module(spec.name, members_.back().module());
+  }
+  terms_ = distill_loss_from_yaml(root["Loss"], arch.names());
+
+  eval_models_ = string_or_list(root["PostProcess"] ? root["PostProcess"]["model_name"] : YAML::Node());
+  if (eval_models_.empty()) eval_models_ = arch.names();
+  for (const auto& name : eval_models_)
+    if (!arch.find(name))
+      throw UsageError("PostProcess.model_name: '" + name + "' is not a model of Architecture.Models");
+  metric_key_ = arch.find("Student") ? "Student" : arch.models.front().name;
+  if (root["Metric"] && root["Metric"]["key"] && !root["Metric"]["key"].IsNull())
+    metric_key_ = root["Metric"]["key"].as<std::string>();
+  if (!arch.find(metric_key_))
+    throw UsageError("Metric.key: '" + metric_key_ + "' is not a model of Architecture.Models");
+  if (std::find(eval_models_.begin(), eval_models_.end(), metric_key_) == eval_models_.end())
+    eval_models_.insert(eval_models_.begin(), metric_key_);
+  check_terms();
+  to_device(device);
+}
+
+RecDistillMember RecDistillTask::build_member(const DistillMemberSpec& spec) {
+  RecDistillMember m;
+  m.spec = spec;
+  m.charset = charset_;
+  if (!spec.character_dict_path.empty() || spec.use_space_char) {
+    const std::string dict = spec.character_dict_path.empty() ? config_.get<std::string>("Global.character_dict_path", "")
+                                                              : spec.character_dict_path;
+    const bool space = spec.use_space_char.value_or(config_.get<bool>("Global.use_space_char", true));
+    m.charset = Charset::load(dict, space, spec.path + ".character_dict_path");
+    m.own_dictionary = !same_classes(m.charset, charset_);
+  }
+  std::string what;
+  if (spec.onnx) {
+    OnnxTaskModel t = under_member(spec, [&] { return load_onnx_task_model(spec.arch, "a CTC recognizer (final Softmax)"); });
+    m.onnx = t.graph;
+    m.onnx_logits = t.logits;
+    check_dictionary_fits(m.charset, probe_onnx_rec_classes(m.onnx, m.onnx_logits, t.spec.onnx_model),
+                          t.spec.onnx_model, m.own_dictionary ? spec.path + ".character_dict_path"
+                                                              : "Global.character_dict_path");
+    what = "ONNX model " + t.spec.onnx_model;
+  } else {
+    m.arch = under_member(spec, [&] { return rec_arch_from_yaml(spec.arch, m.charset.num_classes()); });
+    const std::string guide = drop_guide_without_branch(m.arch, spec.path);
+    if (!guide.empty()) warnings_.push_back(guide);
+    if (!m.arch.dropped_heads.empty()) {
+      std::string heads;
+      for (const auto& h : m.arch.dropped_heads) heads += (heads.empty() ? "" : ", ") + h;
+      warnings_.push_back(spec.path + " MultiHead: only the CTC branch is trained; not built: " + heads);
+    }
+    m.native = under_member(spec, [&] { return RecModel(m.arch); });
+    what = m.arch.algorithm + " (" + m.arch.backbone.name + ", " + m.arch.neck.encoder_type + " neck)";
+  }
+  what += ", " + std::to_string(m.charset.num_classes()) + " classes";
+  if (!spec.pretrained.empty()) {
+    const PretrainedReport r = load_pretrained_part(spec.pretrained, *m.module(), spec.name + ".");
+    what += ", " + std::to_string(r.loaded.size()) + " tensors from " + spec.pretrained;
+    const size_t bad = r.missing.size() + r.shape_mismatch.size();
+    if (bad > 0 && spec.freeze_params)
+      throw UsageError(spec.path + ".pretrained: '" + spec.pretrained + "' lacks " + std::to_string(bad) +
+                       " of this frozen model's tensors (e.g. " +
+                       (r.missing.empty() ? r.shape_mismatch.front() : r.missing.front()) +
+                       "); a frozen model must be complete. Give the checkpoint of the same architecture");
+    if (bad > 0)
+      warnings_.push_back(spec.path + ".pretrained: " + std::to_string(r.missing.size()) + " tensors missing, " +
+                          std::to_string(r.shape_mismatch.size()) + " of another shape (kept their initial values)");
+  }
+  if (spec.freeze_params) {
+    freeze_all(*m.module());
+    what += ", frozen (weights fixed, runs in eval mode)";
+  }
+  info_.push_back(spec.name + ": " + what);
+  return m;
+}
+
+void RecDistillTask::check_terms() {
+  std::set<std::string> used;
+  for (const auto& t : terms_) {
+    if (!t.built) {
+      warnings_.push_back(t.path + ": needs the SAR branch of MultiHead, which is not built; this term is left out");
+      continue;
+    }
+    for (const auto& name : t.models) {
+      if (member(name).own_dictionary)
+        throw UsageError(t.path + ".model_name_list: '" + name + "' has its own dictionary, but the labels are "
+                         "encoded with Global.character_dict_path; its CTC loss cannot be computed");
+      used.insert(name);
+    }
+    for (const auto& [a, b] : t.pairs) {
+      used.insert(a);
+      used.insert(b);
+      if (t.key != "head_out") {
+        for (const auto* name : {&a, &b})
+          if (member(*name).onnx)
+            throw UsageError(t.path + ".key: " + t.key + " of '" + *name + "', an ONNX model, is not available "
+                             "(an ONNX member gives head_out only)");
+        continue;
+      }
+      const Charset& ca = member(a).charset;
+      const Charset& cb = member(b).charset;
+      if (same_classes(ca, cb)) continue;
+      // Compare the distributions over the characters both models know.
+      std::vector<int64_t> ia{0}, ib{0};
+      for (int i = 1; i < ca.num_classes(); ++i) {
+        const int j = cb.index_of(ca.text_of(i));
+        if (j > 0) {
+          ia.push_back(i);
+          ib.push_back(j);
+        }
+      }
+      if (ia.size() < 2)
+        throw UsageError(t.path + ": '" + a + "' and '" + b + "' share no character of their dictionaries");
+      shared_index_[a + "|" + b] = torch::tensor(ia, torch::kLong);
+      shared_index_[b + "|" + a] = torch::tensor(ib, torch::kLong);
+      info_.push_back(t.path + ": " + a + " (" + std::to_string(ca.num_classes()) + " classes) and " + b + " (" +
+                      std::to_string(cb.num_classes()) + ") are compared over the " + std::to_string(ia.size()) +
+                      " classes they share (blank and common characters)");
+    }
+  }
+  used_.assign(used.begin(), used.end());
+  bool trains = false;
+  for (const auto& name : used_) trains = trains || !member(name).spec.freeze_params;
+  if (!trains)
+    throw UsageError("Loss.loss_config_list: every model the loss reads is frozen (freeze_params: true); nothing "
+                     "would train");
+  for (const auto& m : members_)
+    if (!used.count(m.spec.name) && !m.spec.freeze_params)
+      warnings_.push_back(m.spec.path + ": no loss term reads this model; it will not change");
+}
+
+const RecDistillMember& RecDistillTask::member(const std::string& name) const {
+  for (const auto& m : members_)
+    if (m.spec.name == name) return m;
+  throw Error("internal: no distillation member '" + name + "'");
+}
+
+std::optional<float> RecDistillTask::pinned_l2_decay(const std::string& name) const {
+  const size_t dot = name.find('.');
+  if (dot == std::string::npos) return std::nullopt;
+  const std::string who = name.substr(0, dot);
+  for (const auto& m : members_)
+    if (m.spec.name == who && m.native) return m.native->pinned_l2_decay(name.substr(dot + 1));
+  return std::nullopt;
+}
+
+void RecDistillTask::to_device(torch::Device device) {
+  device_ = device;
+  for (auto& m : members_) {
+    m.module()->to(device);
+    // NHWC on CPU for native models, as RecTask (docs/benchmarks.md).
+    if (m.native) m.native->set_channels_last(!device.is_cuda());
+  }
+  for (auto& [key, index] : shared_index_) index = index.to(device);
+}
+
+std::unique_ptr<BatchLoader> RecDistillTask::make_loader(const std::string& name, bool training, int rank,
+                                                         int world_size) {
+  return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_);
+}
+
+RecForward RecDistillTask::run(RecDistillMember& m, const torch::Tensor& images) {
+  std::optional<torch::NoGradGuard> no_grad;
+  if (m.spec.freeze_params) {
+    no_grad.emplace();
+    m.module()->eval();  // the trainer's train() reaches every child; a frozen model stays fixed
+  }
+  if (m.native) return m.native->forward_all(images);
+  RecForward f;
+  f.logits = m.onnx->forward(images, m.onnx_logits);
+  return f;
+}
+
+torch::Tensor RecDistillTask::shared_classes(const std::string& a, const std::string& b,
+                                             const torch::Tensor& logits_a) const {
+  const auto it = shared_index_.find(a + "|" + b);
+  return it == shared_index_.end() ? logits_a : logits_a.index_select(-1, it->second);
+}
+
+StepLoss RecDistillTask::train_step(const Batch& batch) {
+  const torch::Tensor images = batch.at("image").to(device_);
+  std::map<std::string, RecForward> out;
+  for (const auto& name : used_)
+    for (auto& m : members_)
+      if (m.spec.name == name) out[name] = run(m, images);
+  if (!out.count(metric_key_))
+    for (auto& m : members_)
+      if (m.spec.name == metric_key_) {
+        torch::NoGradGuard no_grad;
+        out[metric_key_] = run(m, images);
+      }
+
+  StepLoss s;
+  torch::Tensor total = torch::zeros({}, images.options());
+  const auto add = [&](const std::string& name, const torch::Tensor& loss, double weight) {
+    const torch::Tensor weighted = loss * weight;
+    s.parts.emplace_back(name, weighted.item<double>());
+    total = total + weighted;
+  };
+  for (const auto& t : terms_) {
+    if (!t.built) continue;
+    for (size_t i = 0; i < t.models.size(); ++i) {
+      const std::string& name = t.models[i];
+      add(t.name + "_" + name + "_" + std::to_string(i),
+          ctc_loss(out[name].logits, batch.at("label").to(device_), batch.at("length").to(device_), false), t.weight);
+    }
+    for (size_t i = 0; i < t.pairs.size(); ++i) {
+      const auto& [a, b] = t.pairs[i];
+      if (t.kind == "DistillationDMLLoss") {
+        const torch::Tensor la = shared_classes(a, b, out[a].logits), lb = shared_classes(b, a, out[b].logits);
+        if (la.size(1) != lb.size(1))
+          throw UsageError(t.path + ": '" + a + "' reads " + std::to_string(la.size(1)) + " time steps but '" + b +
+                           "' " + std::to_string(lb.size(1)) + "; DML needs models with the same output length "
+                           "(the same input width and horizontal stride)");
+        add(t.name + "_" + std::to_string(i), dml_loss(la, lb, t.act, t.use_log), t.weight);
+      } else {
+        const auto feature = [&](const std::string& who, const std::string& other) {
+          const RecForward& f = out[who];
+          if (t.key == "backbone_out") return f.backbone_out;
+          if (t.key == "neck_out") return f.neck_out;
+          return shared_classes(who, other, f.logits);
+        };
+        add(t.name + "_" + a + "_" + b + "_" + std::to_string(i), distance_loss(feature(a, b), feature(b, a), t.mode),
+            t.weight);
+      }
+    }
+  }
+  s.loss = total;
+  s.output = out[metric_key_].logits;
+  return s;
+}
+
+MetricSums RecDistillTask::train_metrics(const Batch& batch, const StepLoss& step) {
+  RecMetric m(ignore_space_);
+  const auto texts = decode_logits(step.output, member(metric_key_).charset);
+  for (size_t i = 0; i < texts.size(); ++i) m.add(texts[i], batch.texts[i]);
+  const double n = static_cast<double>(m.count());
+  return {{"acc", "norm_edit_dis"}, {m.acc() * n, m.norm_edit_dis() * n}, n};
+}
+
+EvalMetrics RecDistillTask::evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) {
+  container_->eval();
+  torch::NoGradGuard no_grad;
+  Stopwatch sw;
+  std::map<std::string, RecMetric> metrics;
+  for (const auto& name : eval_models_) metrics.emplace(name, RecMetric(ignore_space_));
+  loader.start_epoch(0);
+  const size_t total = loader.batches_per_epoch();
+  size_t done = 0;
+  Batch batch;
+  while (loader.next(&batch)) {
+    const torch::Tensor images = batch.at("image").to(device_);
+    for (auto& m : members_) {
+      if (!metrics.count(m.spec.name)) continue;
+      const auto texts = decode_logits(run(m, images).logits, m.charset);
+      for (size_t i = 0; i < texts.size(); ++i) metrics.at(m.spec.name).add(texts[i], batch.texts[i]);
+    }
+    if (progress) progress(++done, total);
+  }
+  container_->train();
+  EvalMetrics r;
+  const RecMetric& key = metrics.at(metric_key_);
+  r.values = {{"acc", key.acc()}, {"norm_edit_dis", key.norm_edit_dis()}};
+  for (const auto& name : eval_models_) {
+    if (name == metric_key_) continue;
+    r.values.emplace_back(name + "_acc", metrics.at(name).acc());
+    r.values.emplace_back(name + "_norm_edit_dis", metrics.at(name).norm_edit_dis());
+  }
+  r.samples = key.count();
+  r.seconds = sw.elapsed_ms() / 1000.0;
+  return r;
+}
+
+}  // namespace ocrforge

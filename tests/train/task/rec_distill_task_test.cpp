@@ -1,0 +1,196 @@
+// Recognition distillation as a task: PaddleOCR's PP-OCRv3 distillation
+// config builds (with what is left out said once), parameter names carry the
+// model names, a frozen teacher gets no gradient, the loss terms are
+// PaddleOCR's, dictionaries that differ are compared over their shared
+// characters, and bad configs fail naming the key.
+#include "ocrforge/train/task/rec_distill_task.h"
+
+#include <gtest/gtest.h>
+
+#include "ocrforge/core/config.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/loop/trainer.h"
+#include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/models/distill_losses.h"
+#include "ocrforge/train/task/training_schema.h"
+#include "test_support.h"
+#include "train/task/distill_fixture.h"
+
+using namespace ocrforge;
+
+namespace {
+
+std::unique_ptr<Task> task_for(const Config& c) {
+  register_training_schema();
+  c.validate();
+  return make_task(c, trainer_options_from_config(c), torch::kCPU);
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& part) {
+  for (const auto& l : lines)
+    if (l.find(part) != std::string::npos) return true;
+  return false;
+}
+
+std::string thrown(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(RecDistillTask, BuildsPaddleOCRsPPOCRv3DistillationConfig) {
+  Config c = Config::load_file(test::source_dir() + "/configs/rec/PP-OCRv3/ch_PP-OCRv3_mobile_rec_distillation.yml");
+  c.apply_overrides({"Global.character_dict_path=" + test::model_root() + "/ppocr_keys_v1.txt"});
+  auto task = task_for(c);
+  auto* d = dynamic_cast<RecDistillTask*>(task.get());
+  ASSERT_NE(d, nullptr);
+  ASSERT_EQ(d->members().size(), 2u);
+  EXPECT_EQ(d->members()[0].spec.name, "Teacher");
+  EXPECT_EQ(d->metric_key(), "Student");
+  // Checkpoint keys as PaddleOCR names them.
+  int teacher = 0, student = 0;
+  for (const auto& p : task->model().named_parameters()) {
+    teacher += p.key().rfind("Teacher.", 0) == 0;
+    student += p.key().rfind("Student.", 0) == 0;
+  }
+  EXPECT_GT(teacher, 50);
+  EXPECT_EQ(teacher, student);
+  EXPECT_EQ(teacher + student, static_cast<int>(task->model().parameters().size()));
+  // The head's pinned L2 reaches through the member name.
+  EXPECT_FLOAT_EQ(task->pinned_l2_decay("Student.head.fc.weight").value_or(-1), 1e-5f);
+  // What is not built is said, once per thing.
+  const auto w = task->startup_warnings();
+  EXPECT_TRUE(contains(w, "Architecture.Models.Student MultiHead: only the CTC branch is trained; not built: SARHead"));
+  EXPECT_TRUE(contains(w, "Architecture.Models.Teacher use_guide: True"));
+  EXPECT_TRUE(contains(w, "Loss.loss_config_list[1].DistillationDMLLoss: needs the SAR branch"));
+  EXPECT_TRUE(contains(w, "Loss.loss_config_list[4].DistillationSARLoss: needs the SAR branch"));
+}
+
+TEST(RecDistillTask, FrozenTeacherGetsNoGradientAndTheLossHasPaddleOCRsTerms) {
+  const auto t = test::make_tiny_task("distill_step", 8);
+  test::DistillOptions o;
+  o.teacher_ctc = true;
+  const Config c = Config::from_string(test::tiny_distill_config(t, 1, 8, o));
+  auto task = task_for(c);
+  auto loader = task->make_loader("Train", true, 0, 1);
+  loader->start_epoch(0);
+  Batch batch;
+  ASSERT_TRUE(loader->next(&batch));
+  task->model().train();
+  const StepLoss s = task->train_step(batch);
+  std::vector<std::string> names;
+  double sum = 0;
+  for (const auto& [n, v] : s.parts) {
+    names.push_back(n);
+    sum += v;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"loss_ctc_Student_0", "loss_ctc_Teacher_1", "dml_ctc_0"}));
+  EXPECT_NEAR(s.loss.item<double>(), sum, 1e-4 * std::abs(sum));
+  s.loss.backward();
+  for (const auto& p : task->model().named_parameters()) {
+    if (p.key().rfind("Teacher.", 0) == 0) {
+      EXPECT_FALSE(p.value().requires_grad()) << p.key();
+      EXPECT_FALSE(p.value().grad().defined()) << p.key();
+    }
+  }
+  EXPECT_TRUE(task->model().named_parameters()["Student.head.fc.weight"].grad().defined());
+  // The frozen teacher ran in eval mode although the container is training.
+  auto* d = dynamic_cast<RecDistillTask*>(task.get());
+  EXPECT_FALSE(d->member("Teacher").module()->is_training());
+  EXPECT_TRUE(d->member("Student").module()->is_training());
+}
+
+TEST(RecDistillTask, EvaluationReportsTheKeyModelAndPrefixesTheOthers) {
+  const auto t = test::make_tiny_task("distill_eval", 6);
+  const Config c = Config::from_string(test::tiny_distill_config(t, 1, 8, {}));
+  auto task = task_for(c);
+  auto loader = task->make_loader("Eval", false, 0, 1);
+  const EvalMetrics r = task->evaluate(*loader, nullptr);
+  std::vector<std::string> names;
+  for (const auto& [n, v] : r.values) names.push_back(n);
+  EXPECT_EQ(names, (std::vector<std::string>{"acc", "norm_edit_dis", "Teacher_acc", "Teacher_norm_edit_dis"}));
+  EXPECT_EQ(r.samples, 6);
+}
+
+TEST(RecDistillTask, DmlIsTheSymmetricKlOfPaddleOCR) {
+  torch::manual_seed(3);
+  const auto a = torch::randn({2, 5, 4}), b = torch::randn({2, 5, 4});
+  EXPECT_NEAR(dml_loss(a, a.clone(), "softmax", true).item<double>(), 0.0, 1e-6);
+  // By hand: p = softmax, loss = (sum p_b (log p_b - log p_a) + sum p_a (log p_a - log p_b)) / 2 / N.
+  const auto pa = torch::softmax(a, -1), pb = torch::softmax(b, -1);
+  const double expect = ((pb * (pb.log() - pa.log())).sum() + (pa * (pa.log() - pb.log())).sum()).item<double>() / 2 / 2;
+  EXPECT_NEAR(dml_loss(a, b, "softmax", true).item<double>(), expect, 1e-4);
+  EXPECT_NEAR(dml_loss(a, b, "softmax", true).item<double>(), dml_loss(b, a, "softmax", true).item<double>(), 1e-6);
+  EXPECT_THROW(dml_loss(a, torch::randn({2, 6, 4}), "softmax", true), Error);
+}
+
+// A teacher with a larger dictionary (digits + letters) teaches a digits
+// student: DML compares the 11 classes both know (blank + 10 digits).
+TEST(RecDistillTask, TeacherWithItsOwnDictionaryIsComparedOverSharedCharacters) {
+  const auto t = test::make_tiny_task("distill_dicts", 8);
+  const std::string big = t.dir + "/alnum.txt";
+  {
+    std::string s;
+    for (char ch = 'a'; ch <= 'f'; ++ch) s += std::string(1, ch) + "\n";
+    for (char ch = '9'; ch >= '0'; --ch) s += std::string(1, ch) + "\n";  // another order too
+    test::write_text(big, s);
+  }
+  Config c = Config::from_string(test::tiny_distill_config(t, 1, 8, {}));
+  c.apply_overrides({"Architecture.Models.Teacher.character_dict_path=" + big});
+  auto task = task_for(c);
+  EXPECT_TRUE(contains(task->startup_info(), "are compared over the 11 classes they share"));
+  auto loader = task->make_loader("Train", true, 0, 1);
+  loader->start_epoch(0);
+  Batch batch;
+  ASSERT_TRUE(loader->next(&batch));
+  const StepLoss s = task->train_step(batch);
+  EXPECT_TRUE(std::isfinite(s.loss.item<double>()));
+  // Its CTC loss cannot be computed: the labels use Global's dictionary.
+  test::DistillOptions o;
+  o.teacher_ctc = true;
+  Config bad = Config::from_string(test::tiny_distill_config(t, 1, 8, o));
+  bad.apply_overrides({"Architecture.Models.Teacher.character_dict_path=" + big});
+  EXPECT_NE(thrown([&] { task_for(bad); }).find("'Teacher' has its own dictionary"), std::string::npos);
+}
+
+TEST(RecDistillTask, BadConfigsNameTheKey) {
+  const auto t = test::make_tiny_task("distill_bad", 4);
+  const std::string base = test::tiny_distill_config(t, 1, 8, {});
+  const auto error_of = [&](const std::vector<std::string>& overrides) {
+    Config c = Config::from_string(base);
+    c.apply_overrides(overrides);
+    return thrown([&] { task_for(c); });
+  };
+  EXPECT_NE(error_of({"Loss.loss_config_list=[{DistillationDMLLoss: {model_name_pairs: [[Student, Teacherr]]}}]"})
+                .find("'Teacherr' is not a model of Architecture.Models"),
+            std::string::npos);
+  EXPECT_NE(error_of({"Loss.loss_config_list=[{DistillationCTCLoss: {model_name_list: [Teacher]}}]"})
+                .find("every model the loss reads is frozen"),
+            std::string::npos);
+  EXPECT_NE(error_of({"Loss.loss_config_list=[{DistillationKLLoss: {}}]"}).find("unknown loss 'DistillationKLLoss'"),
+            std::string::npos);
+  {
+    YAML::Node root = YAML::Load(base);
+    root["Loss"] = YAML::Load("{name: CTCLoss}");
+    const Config c = Config::from_string(YAML::Dump(root));
+    EXPECT_NE(thrown([&] { task_for(c); }).find("name: CombinedLoss"), std::string::npos);
+  }
+  EXPECT_NE(error_of({"Architecture.Models.Student.Backbone.scael=0.5"})
+                .find("Architecture.Models.Student.Backbone.scael: unknown key"),
+            std::string::npos);
+  EXPECT_NE(error_of({"Metric.key=Student2"}).find("Metric.key: 'Student2'"), std::string::npos);
+  // A frozen teacher must load completely.
+  EXPECT_NE(error_of({"Architecture.Models.Teacher.pretrained=" + t.dir + "/nothing"}).find("nothing"),
+            std::string::npos);
+}
+
+TEST(RecDistillTask, DetectionDistillationIsNotSupportedYet) {
+  const Config c = Config::from_string(
+      "Architecture: {model_type: det, algorithm: Distillation, Models: {Student: {model_type: det}}}\n");
+  EXPECT_NE(thrown([&] { task_for(c); }).find("Distillation of detectors"), std::string::npos);
+}
