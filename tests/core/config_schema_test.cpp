@@ -130,7 +130,7 @@ TEST(ConfigSchema, UnknownComponentNameListsKnownNames) {
                        "Optimizer.lr.name: unknown learning-rate schedule 'Cosin' "
                        "(known: Const, Cosine, Linear, Piecewise)"));
   EXPECT_TRUE(contains(problems_of("Loss:\n  use_focal_loss: true\n"),
-                       "Loss.name: missing loss name (known: CTCLoss, ClsLoss)"));
+                       "Loss.name: missing loss name (known: CTCLoss, ClsLoss, CombinedLoss)"));
   EXPECT_TRUE(contains(problems_of("Architecture:\n  Transform:\n    name: TPS\n"),
                        "unknown rectification transform 'TPS' (known: none)"));
 }
@@ -180,7 +180,8 @@ TEST(ConfigSchema, TransformListsAreCheckedPerTransform) {
   EXPECT_EQ(problems_of(t + "    - DecodeImage: {img_mode: BGR, channel_first: false}\n    - RecAug:\n"), "");
   EXPECT_TRUE(contains(problems_of(t + "    - DecodeImage:\n    - RecAugg:\n"),
                        "Train.dataset.transforms[1]: unknown transform 'RecAugg' (known: "
-                       "CTCLabelEncode, DecodeImage, KeepKeys, RecAug, RecResizeImg, ClsLabelEncode, ClsResizeImg, "
+                       "CTCLabelEncode, DecodeImage, KeepKeys, RecAug, MultiLabelEncode, RecConAug, RecResizeImg, "
+                       "ClsLabelEncode, ClsResizeImg, "
                        "BaseDataAugmentation, RandAugment); did you mean 'RecAug'?"));
   EXPECT_TRUE(contains(problems_of(t + "    - DecodeImage: {img_modee: BGR}\n"),
                        "unknown config key 'Train.dataset.transforms[0].DecodeImage.img_modee' "

@@ -158,6 +158,23 @@ TEST(RecDistillTask, TeacherWithItsOwnDictionaryIsComparedOverSharedCharacters) 
   EXPECT_NE(thrown([&] { task_for(bad); }).find("'Teacher' has its own dictionary"), std::string::npos);
 }
 
+// en_dict.txt lists a space and use_space_char adds another: the space is
+// compared once (at the index labels use), not twice.
+TEST(RecDistillTask, ACharacterListedTwiceIsComparedOnce) {
+  const auto t = test::make_tiny_task("distill_dup", 4);
+  const std::string spaced = t.dir + "/digits_space.txt", teacher = t.dir + "/teacher.txt";
+  test::write_text(spaced, "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n \n");
+  test::write_text(teacher, "a\n9\n8\n7\n6\n5\n4\n3\n2\n1\n0\n");
+  Config c = Config::from_string(test::tiny_distill_config(t, 1, 8, {}));
+  c.apply_overrides({"Global.character_dict_path=" + spaced, "Global.use_space_char=true",
+                     "Architecture.Models.Teacher.character_dict_path=" + teacher,
+                     "Architecture.Models.Teacher.use_space_char=true"});
+  auto task = task_for(c);
+  // Student: blank + 10 digits + space line + space = 13 classes; shared: blank, 10 digits, one space.
+  EXPECT_TRUE(contains(task->startup_info(), "Student (13 classes) and Teacher (13) are compared over the 12 classes"))
+      << (task->startup_info().empty() ? "" : task->startup_info().back());
+}
+
 TEST(RecDistillTask, BadConfigsNameTheKey) {
   const auto t = test::make_tiny_task("distill_bad", 4);
   const std::string base = test::tiny_distill_config(t, 1, 8, {});

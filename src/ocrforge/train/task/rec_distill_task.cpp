@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -165,10 +166,15 @@ void RecDistillTask::check_terms() {
       const Charset& cb = member(b).charset;
       if (same_classes(ca, cb)) continue;
       // Compare the distributions over the characters both models know.
+      // A character listed twice (en_dict.txt has a space line and
+      // use_space_char adds one) is compared once, at the index its labels
+      // use (the last, charset.h), or its probability would count twice.
       std::vector<int64_t> ia{0}, ib{0};
+      std::set<int> taken;
       for (int i = 1; i < ca.num_classes(); ++i) {
+        if (ca.index_of(ca.text_of(i)) != i) continue;
         const int j = cb.index_of(ca.text_of(i));
-        if (j > 0) {
+        if (j > 0 && taken.insert(j).second) {
           ia.push_back(i);
           ib.push_back(j);
         }
