@@ -199,3 +199,68 @@ TEST(TipcCli, PpOcrV4FineTuneConfigRunsTheWholeChainOnTheShippedModel) {
     EXPECT_NE(infer_log.find("Predicts of ./tests/data/rec_toy/imgs/"), std::string::npos) << infer_log;
   }
 }
+
+// Issue 13's main case: PaddleOCR's PP-OCRv3_mobile_rec fleet test in its
+// CPU form (train_linux_cpu_fleet_..., gpu_list 127.0.0.1,127.0.0.2;-1) as
+// shipped, on two "nodes" on loopback. Its training config is PaddleOCR's
+// PP-OCRv3 distillation recipe, so this trains a Teacher and a Student
+// across two processes, exports Student/ and Teacher/, and infers with
+// Student/. Every node holds the data (the seed's step 2): 32 synthetic
+// crops in PaddleOCR's TIPC layout, ./train_data/ic15_data/.
+TEST(TipcCli, ShippedPpOcrV3CpuFleetConfigTrainsTheDistillationOnTwoNodes) {
+  const std::string dir = test::fresh_dir("tipc_v3_fleet");
+  const auto prepare_node = [&](const std::string& node) {
+    const std::string d = dir + "/" + node;
+    fs::create_directories(d + "/test_tipc");
+    fs::create_directory_symlink(test::source_dir() + "/test_tipc/configs", d + "/test_tipc/configs");
+    fs::create_directory_symlink(test::model_root() + "/..", d + "/models");
+    const std::string data = d + "/train_data/ic15_data";
+    auto synth = test::run_command("cd " + d + " && " + test::binary() + " synth rec --out " + data +
+                                       " --num 32 --seed 3 --workers 1 --cjk_ratio 0 --max_chars 12"
+                                       " --dict models/PP-OCRv4/ppocr_keys_v1.txt",
+                                   d);
+    ASSERT_EQ(synth.exit_code, 0) << synth.err;
+    const std::string labels = test::read_text(data + "/rec_gt.txt");
+    test::write_text(data + "/rec_gt_train.txt", labels);
+    std::stringstream in(labels);
+    std::string eval, line;
+    for (int i = 0; i < 8 && std::getline(in, line); ++i) eval += line + "\n";
+    test::write_text(data + "/rec_gt_test.txt", eval);
+    fs::create_directories(d + "/inference/rec_inference");
+    for (const auto& e : fs::directory_iterator(data + "/images"))
+      if (std::distance(fs::directory_iterator(d + "/inference/rec_inference"), fs::directory_iterator{}) < 4)
+        fs::copy_file(e.path(), d + "/inference/rec_inference/" + e.path().filename().string());
+  };
+  ASSERT_NO_FATAL_FAILURE(prepare_node("a"));
+  ASSERT_NO_FATAL_FAILURE(prepare_node("b"));
+  const std::string cfg = "test_tipc/configs/PP-OCRv3_mobile_rec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt";
+  const std::string port = std::to_string(free_loopback_port());
+  const auto node = [&](const std::string& name, const std::string& ip) {
+    return "(cd " + dir + "/" + name + " && FLAGS_START_PORT=" + port + " " + test::binary() + " tipc run " + cfg +
+           " lite_train_lite_infer --node_ip=" + ip + " > out.txt 2> err.txt; echo $? > rc.txt)";
+  };
+  test::run_command(node("a", "127.0.0.1") + " & " + node("b", "127.0.0.2") + " & wait", dir);
+  const std::string out = "/test_tipc/output/PP-OCRv3_mobile_rec/lite_train_lite_infer";
+  const std::string a = dir + "/a", b = dir + "/b";
+  EXPECT_EQ(test::read_text(a + "/rc.txt"), "0\n") << test::read_text(a + "/out.txt") << test::read_text(a + "/err.txt");
+  EXPECT_EQ(test::read_text(b + "/rc.txt"), "0\n") << test::read_text(b + "/out.txt") << test::read_text(b + "/err.txt");
+  const auto first = status_lines(test::read_text(a + out + "/results_python.log"));
+  ASSERT_EQ(first.size(), 4u) << test::read_text(a + out + "/results_python.log");
+  for (const auto& l : first) EXPECT_EQ(l.rfind("Run successfully with command - PP-OCRv3_mobile_rec - ", 0), 0u) << l;
+  EXPECT_NE(first[0].find(" launch --ips=127.0.0.1,127.0.0.2 --nproc_per_node=1 --node_ip=127.0.0.1 train -c "
+                          "test_tipc/configs/PP-OCRv3_mobile_rec/PP-OCRv3_mobile_rec_distillation.yml"),
+            std::string::npos)
+      << first[0];
+  const std::string model = a + out + "/norm_train_gpus_-1_autocast_fp32_nodes_2";
+  EXPECT_TRUE(fs::exists(model + "/Student/inference.onnx"));
+  EXPECT_TRUE(fs::exists(model + "/Teacher/inference.onnx"));
+  EXPECT_NE(first[2].find("--rec_model_dir=" + std::string(".") + out + "/norm_train_gpus_-1_autocast_fp32_nodes_2/Student"),
+            std::string::npos)
+      << first[2];
+  const std::string train_log = test::read_text(model + "_train.log");
+  EXPECT_NE(train_log.find("dml_ctc_0"), std::string::npos);
+  const auto second = status_lines(test::read_text(b + out + "/results_python.log"));
+  ASSERT_EQ(second.size(), 4u) << test::read_text(b + out + "/results_python.log");
+  EXPECT_EQ(second[0].rfind("Run successfully with command - PP-OCRv3_mobile_rec - ", 0), 0u) << second[0];
+  for (size_t i = 1; i < 4; ++i) EXPECT_NE(second[i].find("the model is saved on trainer 0 only"), std::string::npos) << second[i];
+}
