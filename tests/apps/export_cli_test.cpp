@@ -165,6 +165,12 @@ TEST(ExportCli, DistillationFoldersAreReadByInferRec) {
   auto r = test::run_command(test::binary() + " infer rec --rec_model_dir " + t.dir + "/trained/Student" + images, t.dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(predictions(r.out).size(), 16u) << r.out;
+  // The checkpoint itself holds several models: infer says to export it.
+  auto ckpt = test::run_command(test::binary() + " infer rec --rec_model_dir " + t.dir + "/distill/latest.ckpt" + images,
+                                t.dir);
+  EXPECT_EQ(ckpt.exit_code, 2);
+  EXPECT_NE(ckpt.err.find("is a distillation checkpoint (several models); export it first"), std::string::npos)
+      << ckpt.err;
 }
 
 // The "hmean: X" value in `out`, or -1.

@@ -55,6 +55,10 @@ CheckpointRecognizer::CheckpointRecognizer(const std::string& checkpoint, int nu
   const std::string type = cfg.get<std::string>("Architecture.model_type", "rec");
   if (type != "rec")
     throw Error("'" + path_ + "' is a " + type + " checkpoint, not a recognizer (use it with --det_model_dir)");
+  if (cfg.get<std::string>("Architecture.algorithm", "") == "Distillation")
+    throw UsageError("'" + path_ + "' is a distillation checkpoint (several models); export it first: ocrforge export "
+                     "-c <its config> -o Global.pretrained_model=" + path_ +
+                     " Global.save_inference_dir=OUT, then --rec_model_dir OUT/Student");
   const std::string dict = cfg.get<std::string>("Global.character_dict_path", "");
   impl_->charset = Charset::load(dict, cfg.get<bool>("Global.use_space_char", true),
                                  "Global.character_dict_path in " + path_);
