@@ -9,9 +9,11 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
+#include "ocrforge/core/yaml_child.h"
 #include "ocrforge/train/loop/checkpoint_part.h"
 #include "ocrforge/train/loop/rec_evaluator.h"
 #include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/models/arch_yaml.h"
 #include "ocrforge/train/models/ctc_loss.h"
 #include "ocrforge/train/models/distill_losses.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
@@ -32,14 +34,6 @@ bool same_classes(const Charset& a, const Charset& b) {
 
 void freeze_all(torch::nn::Module& m) {
   for (auto& p : m.parameters()) p.set_requires_grad(false);
-}
-
-std::vector<std::string> string_or_list(const YAML::Node& n) {
-  std::vector<std::string> out;
-  if (!n || n.IsNull()) return out;
-  if (n.IsScalar()) return {n.as<std::string>()};
-  for (const auto& v : n) out.push_back(v.as<std::string>());
-  return out;
 }
 
 }  // namespace
@@ -69,14 +63,13 @@ RecDistillTask::RecDistillTask(const Config& config, const TrainerOptions& o, to
   }
   terms_ = distill_loss_from_yaml(root["Loss"], arch.names());
 
-  eval_models_ = string_or_list(root["PostProcess"] ? root["PostProcess"]["model_name"] : YAML::Node());
+  arch_yaml::read(yaml_child(root, "PostProcess"), "model_name", "PostProcess", eval_models_);
   if (eval_models_.empty()) eval_models_ = arch.names();
   for (const auto& name : eval_models_)
     if (!arch.find(name))
       throw UsageError("PostProcess.model_name: '" + name + "' is not a model of Architecture.Models");
   metric_key_ = arch.find("Student") ? "Student" : arch.models.front().name;
-  if (root["Metric"] && root["Metric"]["key"] && !root["Metric"]["key"].IsNull())
-    metric_key_ = root["Metric"]["key"].as<std::string>();
+  arch_yaml::read(yaml_child(root, "Metric"), "key", "Metric", metric_key_);
   if (!arch.find(metric_key_))
     throw UsageError("Metric.key: '" + metric_key_ + "' is not a model of Architecture.Models");
   if (std::find(eval_models_.begin(), eval_models_.end(), metric_key_) == eval_models_.end())
@@ -109,11 +102,8 @@ RecDistillMember RecDistillTask::build_member(const DistillMemberSpec& spec) {
     m.arch = under_member(spec, [&] { return rec_arch_from_yaml(spec.arch, m.charset.num_classes()); });
     const std::string guide = drop_guide_without_branch(m.arch, spec.path);
     if (!guide.empty()) warnings_.push_back(guide);
-    if (!m.arch.dropped_heads.empty()) {
-      std::string heads;
-      for (const auto& h : m.arch.dropped_heads) heads += (heads.empty() ? "" : ", ") + h;
-      warnings_.push_back(spec.path + " MultiHead: only the CTC branch is trained; not built: " + heads);
-    }
+    const std::string heads = dropped_heads_warning(m.arch, spec.path);
+    if (!heads.empty()) warnings_.push_back(heads);
     m.native = under_member(spec, [&] { return RecModel(m.arch); });
     what = m.arch.algorithm + " (" + m.arch.backbone.name + ", " + m.arch.neck.encoder_type + " neck)";
   }
@@ -140,7 +130,7 @@ RecDistillMember RecDistillTask::build_member(const DistillMemberSpec& spec) {
 }
 
 void RecDistillTask::check_terms() {
-  std::set<std::string> used;
+  used_.clear();
   for (const auto& t : terms_) {
     if (!t.built) {
       warnings_.push_back(t.path + ": needs the SAR branch of MultiHead, which is not built; this term is left out");
@@ -150,11 +140,11 @@ void RecDistillTask::check_terms() {
       if (member(name).own_dictionary)
         throw UsageError(t.path + ".model_name_list: '" + name + "' has its own dictionary, but the labels are "
                          "encoded with Global.character_dict_path; its CTC loss cannot be computed");
-      used.insert(name);
+      used_.insert(name);
     }
     for (const auto& [a, b] : t.pairs) {
-      used.insert(a);
-      used.insert(b);
+      used_.insert(a);
+      used_.insert(b);
       if (t.key != "head_out") {
         for (const auto* name : {&a, &b})
           if (member(*name).onnx)
@@ -188,14 +178,13 @@ void RecDistillTask::check_terms() {
                       " classes they share (blank and common characters)");
     }
   }
-  used_.assign(used.begin(), used.end());
   bool trains = false;
   for (const auto& name : used_) trains = trains || !member(name).spec.freeze_params;
   if (!trains)
     throw UsageError("Loss.loss_config_list: every model the loss reads is frozen (freeze_params: true); nothing "
                      "would train");
   for (const auto& m : members_)
-    if (!used.count(m.spec.name) && !m.spec.freeze_params)
+    if (!used_.count(m.spec.name) && !m.spec.freeze_params)
       warnings_.push_back(m.spec.path + ": no loss term reads this model; it will not change");
 }
 
@@ -250,15 +239,14 @@ torch::Tensor RecDistillTask::shared_classes(const std::string& a, const std::st
 StepLoss RecDistillTask::train_step(const Batch& batch) {
   const torch::Tensor images = batch.at("image").to(device_);
   std::map<std::string, RecForward> out;
-  for (const auto& name : used_)
-    for (auto& m : members_)
-      if (m.spec.name == name) out[name] = run(m, images);
-  if (!out.count(metric_key_))
-    for (auto& m : members_)
-      if (m.spec.name == metric_key_) {
-        torch::NoGradGuard no_grad;
-        out[metric_key_] = run(m, images);
-      }
+  for (auto& m : members_) {
+    const bool read = used_.count(m.spec.name) > 0;
+    if (!read && m.spec.name != metric_key_) continue;
+    std::optional<torch::NoGradGuard> no_grad;
+    if (!read) no_grad.emplace();  // run for the training metric only
+    out[m.spec.name] = run(m, images);
+  }
+  const torch::Tensor labels = batch.at("label").to(device_), lengths = batch.at("length").to(device_);
 
   StepLoss s;
   torch::Tensor total = torch::zeros({}, images.options());
@@ -272,7 +260,7 @@ StepLoss RecDistillTask::train_step(const Batch& batch) {
     for (size_t i = 0; i < t.models.size(); ++i) {
       const std::string& name = t.models[i];
       add(t.name + "_" + name + "_" + std::to_string(i),
-          ctc_loss(out[name].logits, batch.at("label").to(device_), batch.at("length").to(device_), false), t.weight);
+          ctc_loss(out[name].logits, labels, lengths, false), t.weight);
     }
     for (size_t i = 0; i < t.pairs.size(); ++i) {
       const auto& [a, b] = t.pairs[i];

@@ -12,6 +12,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -76,7 +77,7 @@ class RecDistillTask : public Task {
   std::vector<RecDistillMember> members_;
   std::shared_ptr<torch::nn::Module> container_;
   std::vector<DistillLossTerm> terms_;
-  std::vector<std::string> used_;  // members a built loss term reads
+  std::set<std::string> used_;  // members a built loss term reads
   std::map<std::string, torch::Tensor> shared_index_;  // "a|b" -> class indices of a shared with b
   std::vector<std::string> eval_models_;  // PostProcess.model_name (default: all)
   std::string metric_key_;

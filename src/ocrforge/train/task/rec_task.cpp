@@ -85,12 +85,18 @@ void RecTask::check_trainable() const {
 }
 
 std::vector<std::string> RecTask::startup_warnings() const {
-  std::string heads;
-  for (const auto& h : arch_.dropped_heads) heads += (heads.empty() ? "" : ", ") + h;
   std::vector<std::string> out;
-  if (!heads.empty()) out.push_back("MultiHead: only the CTC branch is trained; not built: " + heads);
+  const std::string heads = dropped_heads_warning(arch_, "");
+  if (!heads.empty()) out.push_back(heads);
   out.insert(out.end(), warnings_.begin(), warnings_.end());
   return out;
+}
+
+std::string dropped_heads_warning(const RecArchSpec& arch, const std::string& where) {
+  std::string heads;
+  for (const auto& h : arch.dropped_heads) heads += (heads.empty() ? "" : ", ") + h;
+  if (heads.empty()) return "";
+  return (where.empty() ? "" : where + " ") + "MultiHead: only the CTC branch is trained; not built: " + heads;
 }
 
 std::string drop_guide_without_branch(RecArchSpec& arch, const std::string& where) {

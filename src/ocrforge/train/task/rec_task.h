@@ -71,4 +71,8 @@ std::unique_ptr<BatchLoader> make_rec_loader(const Config& config, const std::st
 // nothing changed. `where` names the section ("Architecture").
 std::string drop_guide_without_branch(RecArchSpec& arch, const std::string& where);
 
+// "<where> MultiHead: only the CTC branch is trained; not built: SARHead",
+// or "" when MultiHead dropped no branch. `where` may be "" (the whole config).
+std::string dropped_heads_warning(const RecArchSpec& arch, const std::string& where);
+
 }  // namespace ocrforge
