@@ -15,6 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kFleet = "/test_tipc/configs/PP-OCRv3_mobile_rec/train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt";
+const std::string kCpuFleet = "test_tipc/configs/PP-OCRv3_mobile_rec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt";
 
 }  // namespace
 
@@ -214,26 +215,19 @@ TEST(TipcCli, ShippedPpOcrV3CpuFleetConfigTrainsTheDistillationOnTwoNodes) {
     fs::create_directories(d + "/test_tipc");
     fs::create_directory_symlink(test::source_dir() + "/test_tipc/configs", d + "/test_tipc/configs");
     fs::create_directory_symlink(test::model_root() + "/..", d + "/models");
-    const std::string data = d + "/train_data/ic15_data";
-    auto synth = test::run_command("cd " + d + " && " + test::binary() + " synth rec --out " + data +
-                                       " --num 32 --seed 3 --workers 1 --cjk_ratio 0 --max_chars 12"
-                                       " --dict models/PP-OCRv4/ppocr_keys_v1.txt",
-                                   d);
-    ASSERT_EQ(synth.exit_code, 0) << synth.err;
-    const std::string labels = test::read_text(data + "/rec_gt.txt");
-    test::write_text(data + "/rec_gt_train.txt", labels);
-    std::stringstream in(labels);
-    std::string eval, line;
-    for (int i = 0; i < 8 && std::getline(in, line); ++i) eval += line + "\n";
-    test::write_text(data + "/rec_gt_test.txt", eval);
-    fs::create_directories(d + "/inference/rec_inference");
-    for (const auto& e : fs::directory_iterator(data + "/images"))
-      if (std::distance(fs::directory_iterator(d + "/inference/rec_inference"), fs::directory_iterator{}) < 4)
-        fs::copy_file(e.path(), d + "/inference/rec_inference/" + e.path().filename().string());
+    // The seed's step 2 by `tipc prepare`: synthetic crops into ./train_data/ic15_data
+    // (--real_data names no folder, so the test never depends on the team's data).
+    auto prepare = test::run_command("cd " + d + " && " + test::binary() + " tipc prepare " + kCpuFleet +
+                                         " lite_train_lite_infer --num_train 32 --num_test 8 --real_data=",
+                                     d);
+    ASSERT_EQ(prepare.exit_code, 0) << prepare.out << prepare.err;
+    EXPECT_NE(prepare.out.find("made\t./train_data/ic15_data/rec_gt_train.txt\t32 synthetic samples"), std::string::npos)
+        << prepare.out;
+    EXPECT_NE(prepare.out.find("made\t./inference/rec_inference\t4 images"), std::string::npos) << prepare.out;
   };
   ASSERT_NO_FATAL_FAILURE(prepare_node("a"));
   ASSERT_NO_FATAL_FAILURE(prepare_node("b"));
-  const std::string cfg = "test_tipc/configs/PP-OCRv3_mobile_rec/train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt";
+  const std::string cfg = kCpuFleet;
   const std::string port = std::to_string(free_loopback_port());
   const auto node = [&](const std::string& name, const std::string& ip) {
     return "(cd " + dir + "/" + name + " && FLAGS_START_PORT=" + port + " " + test::binary() + " tipc run " + cfg +
@@ -263,4 +257,76 @@ TEST(TipcCli, ShippedPpOcrV3CpuFleetConfigTrainsTheDistillationOnTwoNodes) {
   ASSERT_EQ(second.size(), 4u) << test::read_text(b + out + "/results_python.log");
   EXPECT_EQ(second[0].rfind("Run successfully with command - PP-OCRv3_mobile_rec - ", 0), 0u) << second[0];
   for (size_t i = 1; i < 4; ++i) EXPECT_NE(second[i].find("the model is saved on trainer 0 only"), std::string::npos) << second[i];
+}
+
+// Issue 13's detector case: PaddleOCR's ch_ppocr_mobile_v2_0_det TIPC config
+// in its CPU form (gpu_list -1, no ImageNet backbone) on one node. `tipc
+// prepare` makes the ICDAR2015-layout pages and the inference folder, then
+// `tipc run` trains PaddleOCR's ch_det_mv3_db_v2.0.yml, exports `latest` and
+// runs predict_det on the export.
+TEST(TipcCli, ShippedDetectorCpuConfigPreparesThenRunsEveryStageOnOneNode) {
+  const std::string dir = test::fresh_dir("tipc_det_cpu");
+  fs::create_directories(dir + "/test_tipc");
+  fs::create_directory_symlink(test::source_dir() + "/test_tipc/configs", dir + "/test_tipc/configs");
+  fs::create_directory_symlink(test::source_dir() + "/configs", dir + "/configs");
+  const std::string cfg = "test_tipc/configs/ch_ppocr_mobile_v2_0_det/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt";
+  auto prepare = test::run_command(
+      "cd " + dir + " && " + test::binary() + " tipc prepare " + cfg + " lite_train_lite_infer --real_data=", dir);
+  ASSERT_EQ(prepare.exit_code, 0) << prepare.out << prepare.err;
+  EXPECT_NE(prepare.out.find("made\t./train_data/icdar2015/text_localization/train_icdar2015_label.txt\t"), std::string::npos)
+      << prepare.out;
+  EXPECT_NE(prepare.out.find("made\t./inference/ch_det_data_50/all-sum-510/\t2 images"), std::string::npos) << prepare.out;
+  auto run = test::run_command("cd " + dir + " && " + test::binary() + " tipc run " + cfg + " lite_train_lite_infer", dir);
+  const std::string out = dir + "/test_tipc/output/ch_ppocr_mobile_v2_0_det/lite_train_lite_infer";
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err << test::read_text(out + "/norm_train_gpus_-1_autocast_null_nodes_1_train.log");
+  const auto lines = status_lines(test::read_text(out + "/results_python.log"));
+  ASSERT_EQ(lines.size(), 3u) << test::read_text(out + "/results_python.log");  // train, export, infer (eval is null)
+  for (const auto& l : lines) EXPECT_EQ(l.rfind("Run successfully with command - ch_ppocr_mobile_v2_0_det - ", 0), 0u) << l;
+  EXPECT_NE(lines[0].find(" train -c configs/det/ch_ppocr_v2.0/ch_det_mv3_db_v2.0.yml -o Global.pretrained_model= "),
+            std::string::npos)
+      << lines[0];
+  EXPECT_TRUE(fs::exists(out + "/norm_train_gpus_-1_autocast_null/inference.onnx"));
+  EXPECT_NE(lines[2].find(" infer det "), std::string::npos) << lines[2];
+}
+
+// benchmark_train on the tiny CRNN: one CPU process (N1C1) and, with
+// PaddleOCR's PARAMS, two (N1C2), each giving PaddleOCR's JSON line from
+// its own training log.
+TEST(TipcCli, BenchmarkTrainWritesPaddleOcrsJsonLinePerRun) {
+  auto t = test::make_tiny_task("tipc_bench", 16);
+  const std::string cfg = t.dir + "/tiny.yml";
+  test::write_text(cfg, test::tiny_config(t, 2, 8));
+  std::string txt = tiny_tipc(t, cfg, "null");
+  const std::string no_extra = " -o \npact_train";
+  txt.replace(txt.find(no_extra), no_extra.size(), " -o Global.print_batch_step=1\npact_train");
+  txt += "===========================train_benchmark_params==========================\n"
+         "batch_size:8\nfp_items:fp32|fp16\nepoch:3\n"
+         "--profiler_options:batch_range=[10,20];state=GPU;tracer_option=Default;profile_path=model.profile\n"
+         "flags:FLAGS_eager_delete_tensor_gb=0.0\n";
+  test::write_text(t.dir + "/tipc.txt", txt);
+  const std::string repo = fs::path(t.dir).filename().string();
+  auto one = test::run_command("cd " + t.dir + " && " + test::binary() + " tipc run tipc.txt benchmark_train", t.dir);
+  ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
+  const std::string speed = t.dir + "/index/" + repo + "_tiny_rec_bs8_fp32_DP_N1C1_speed";
+  const std::string json = test::read_text(speed);
+  EXPECT_NE(json.find("\"model_name\":\"tiny_rec_bs8_fp32_DP\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"device_num\":\"N1C1\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"speed_unit\":\"samples/s\""), std::string::npos) << json;
+  EXPECT_EQ(json.find("\"ips\":0,"), std::string::npos) << json;
+  EXPECT_NE(one.out.find(json.substr(0, json.size() - 1)), std::string::npos) << one.out;  // printed too
+  const std::string results = test::read_text(t.dir + "/test_tipc/output/tiny_rec/benchmark_train/results_python.log");
+  EXPECT_NE(results.find("Skipped - tiny_rec - train - not supported: fp16 training"), std::string::npos) << results;
+  EXPECT_NE(results.find("Not applied - tiny_rec - train - FLAGS_eager_delete_tensor_gb=0.0 (a Paddle flag)"),
+            std::string::npos)
+      << results;
+
+  auto two = test::run_command(
+      "cd " + t.dir + " && FLAGS_START_PORT=" + std::to_string(free_loopback_port()) + " " + test::binary() +
+          " tipc run tipc.txt benchmark_train dynamic_bs8_fp32_DP_N1C2",
+      t.dir);
+  ASSERT_EQ(two.exit_code, 0) << two.out << two.err;
+  const std::string json2 = test::read_text(t.dir + "/index/" + repo + "_tiny_rec_bs8_fp32_DP_N1C2_speed");
+  EXPECT_NE(json2.find("\"device_num\":\"N1C2\""), std::string::npos) << json2;
+  EXPECT_NE(test::read_text(t.dir + "/train_log/" + repo + "_tiny_rec_bs8_fp32_DP_N1C2_log").find("global_step: 6"),
+            std::string::npos);  // epoch 3 x 2 cards, 8 samples a card: 6 steps
 }

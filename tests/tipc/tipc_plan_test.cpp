@@ -163,6 +163,76 @@ TEST(TipcPlan, DetectorConfigExportsItsTrainModelThenInfersItInWholeInfer) {
                                        " --benchmark=True --precision=fp32");
 }
 
+// benchmark_train as PaddleOCR's benchmark_train.sh composes it without PARAMS:
+// every batch size x fp item of train_benchmark_params on N1C4, training only.
+TEST(TipcPlan, BenchmarkTrainRunsEachBatchAndPrecisionOnFourCardsTrainingOnly) {
+  TipcPlanOptions o;
+  o.mode = "benchmark_train";
+  o.benchmark_root = "/bench";
+  o.repo_name = "ocrforge";
+  const TipcPlan p = plan_tipc(shipped("train_infer_python.txt"), o);  // batch_size:64, fp_items:fp32|fp16, epoch:1
+  ASSERT_EQ(p.stages.size(), 2u);
+  const TipcStage& fp32 = p.stages[0];
+  EXPECT_EQ(fp32.kind, "train");
+  EXPECT_EQ(fp32.command(),
+            "ocrforge launch --gpus=0,1,2,3 train -c " + kCfg +
+                " -o Global.print_batch_step=1 Train.loader.shuffle=false Global.use_gpu=True Global.save_model_dir=./test_tipc/output/PP-OCRv3_mobile_rec/benchmark_train/"
+            "norm_train_gpus_0,1,2,3_autocast_fp32 Global.epoch_num=1 Global.auto_cast=fp32 "
+            "Train.loader.batch_size_per_card=64");
+  EXPECT_EQ(fp32.log_path, "/bench/train_log/ocrforge_PP-OCRv3_mobile_rec_bs64_fp32_DP_N1C4_log");
+  EXPECT_EQ(fp32.benchmark.speed_file, "/bench/index/ocrforge_PP-OCRv3_mobile_rec_bs64_fp32_DP_N1C4_speed");
+  EXPECT_EQ(fp32.benchmark.model_name, "PP-OCRv3_mobile_rec_bs64_fp32_DP");
+  EXPECT_EQ(fp32.benchmark.batch_size, 64);
+  EXPECT_EQ(fp32.benchmark.device_num, "N1C4");
+  // The profiler run and Paddle's FLAGS_ are named as not applied, one line each.
+  ASSERT_EQ(fp32.not_applied.size(), 4u);
+  EXPECT_EQ(fp32.not_applied[0].rfind("--profiler_options", 0), 0u) << fp32.not_applied[0];
+  EXPECT_EQ(fp32.not_applied[1], "FLAGS_eager_delete_tensor_gb=0.0 (a Paddle flag)");
+  EXPECT_EQ(p.stages[1].benchmark.fp_item, "fp16");
+  EXPECT_EQ(p.stages[1].skip_reason, "not supported: fp16 training (Global.use_amp) is not built yet");
+}
+
+// With PARAMS (modeltype_bs_fp_runmode_device) one run, epoch x nodes x cards.
+TEST(TipcPlan, BenchmarkTrainParamsPickOneRunAndScaleTheEpoch) {
+  TipcPlanOptions o;
+  o.mode = "benchmark_train";
+  o.benchmark_params = "dynamic_bs8_fp32_DP_N1C2";
+  const TipcPlan p = plan_tipc(shipped("train_infer_python.txt"), o);
+  ASSERT_EQ(p.stages.size(), 1u);
+  EXPECT_NE(p.stages[0].command().find("ocrforge launch --gpus=0,1 train "), std::string::npos) << p.stages[0].command();
+  EXPECT_NE(p.stages[0].command().find(" Global.epoch_num=2 "), std::string::npos) << p.stages[0].command();
+  EXPECT_NE(p.stages[0].command().find(" Train.loader.batch_size_per_card=8"), std::string::npos);
+  EXPECT_EQ(p.stages[0].log_path, "./train_log/ocrforge_PP-OCRv3_mobile_rec_bs8_fp32_DP_N1C2_log");
+  o.benchmark_params = "dynamic_bs8_fp32_DP_N1C1";
+  const TipcPlan one = plan_tipc(shipped("train_infer_python.txt"), o);
+  ASSERT_EQ(one.stages.size(), 1u);
+  EXPECT_EQ(one.stages[0].argv.at(0), "train");  // one card: no launch
+  EXPECT_NE(one.stages[0].command().find(" Global.epoch_num=1 "), std::string::npos);
+  for (const char* bad : {"bs8_fp32_DP_N1C1", "dynamic_8_fp32_DP_N1C1", "dynamic_bs8_fp32_DP_1x4", "dynamic_bs8_fp32_DP_N2C4"}) {
+    o.benchmark_params = bad;
+    EXPECT_THROW(plan_tipc(shipped("train_infer_python.txt"), o), UsageError) << bad;
+  }
+}
+
+// A CPU config (gpu_list -1) benchmarks CPU processes: N1C2 is launch --nproc_per_node=2.
+TEST(TipcPlan, BenchmarkTrainOnACpuConfigRunsCpuProcesses) {
+  const TipcConfig c = TipcConfig::load(test::source_dir() +
+                                        "/test_tipc/configs/ch_ppocr_mobile_v2_0_det/"
+                                        "train_linux_cpu_normal_normal_infer_python_linux_cpu.txt");
+  TipcPlanOptions o;
+  o.mode = "benchmark_train";
+  const TipcPlan p = plan_tipc(c, o);
+  ASSERT_EQ(p.stages.size(), 2u);  // batch 8, fp32 and fp16 on N1C1
+  EXPECT_EQ(p.stages[0].argv.at(0), "train");
+  EXPECT_NE(p.stages[0].command().find("Global.use_gpu=False"), std::string::npos);
+  EXPECT_EQ(p.stages[0].benchmark.device_num, "N1C1");
+  o.benchmark_params = "dynamic_bs4_fp32_DP_N1C2";
+  const TipcPlan two = plan_tipc(c, o);
+  ASSERT_EQ(two.stages.size(), 1u);
+  EXPECT_EQ(two.stages[0].command().rfind("ocrforge launch --nproc_per_node=2 train ", 0), 0u) << two.stages[0].command();
+  EXPECT_NE(two.stages[0].command().find(" Global.epoch_num=4 "), std::string::npos);  // epoch 2 x 2 cards
+}
+
 TEST(TipcPlan, UnknownModesAndToolsAreUsageErrors) {
   TipcPlanOptions o;
   o.mode = "lite_train";

@@ -88,6 +88,93 @@ void translate_into(TipcStage& stage, const std::string& tool, const std::vector
   }
 }
 
+// benchmark_train (PaddleOCR's benchmark_train.sh): training only, once per
+// batch size x precision x device count, each run's log read for its JSON line.
+TipcPlan plan_benchmark(const TipcConfig& c, const TipcPlanOptions& o) {
+  const TipcSection& train = c.require("train_params");
+  const TipcSection& bench = c.require("train_benchmark_params");
+  TipcPlan p;
+  p.model_name = need(c, train, "model_name").value;
+  p.mode = o.mode;
+  p.log_dir = o.output_root + "/" + p.model_name + "/" + o.mode;
+  std::vector<std::string> batches = tipc_list(need(c, bench, "batch_size").value);
+  std::vector<std::string> precisions = tipc_list(need(c, bench, "fp_items").value);
+  const int epoch = parse_int(need(c, bench, "epoch").value, c.source() + ": train_benchmark_params epoch");
+  // A GPU config benchmarks on GPUs; a CPU one ("-1", "IP1,IP2;-1") on CPU processes.
+  const std::vector<std::string> gpu_specs = tipc_list(need(c, train, "gpu_list").value);
+  const std::string first_spec = gpu_specs.empty() ? "-1" : gpu_specs[0];
+  const bool cpu = first_spec.substr(first_spec.find(';') == std::string::npos ? 0 : first_spec.find(';') + 1) == "-1";
+  std::vector<std::string> devices = {cpu ? "N1C1" : "N1C4"};
+  std::string run_mode = "DP";
+  int run_epoch = epoch;
+  if (!o.benchmark_params.empty()) {
+    // modeltype_bs<N>_<fp>_<run_mode>_<device>, e.g. dynamic_bs8_fp32_DP_N1C1.
+    const std::vector<std::string> parts = split(o.benchmark_params, '_');
+    if (parts.size() != 5 || parts[1].rfind("bs", 0) != 0)
+      throw UsageError("benchmark_train PARAMS '" + o.benchmark_params +
+                       "': expected <modeltype>_bs<N>_<fp32|fp16>_<run_mode>_N<nodes>C<cards>, e.g. dynamic_bs8_fp32_DP_N1C1");
+    batches = {std::to_string(parse_int(parts[1].substr(2), "benchmark_train PARAMS batch size"))};
+    precisions = {parts[2]};
+    run_mode = parts[3];
+    devices = {parts[4]};
+    const DeviceNum d = parse_device_num(parts[4]);
+    run_epoch = epoch * d.nodes * d.cards;  // PaddleOCR's set_dynamic_epoch
+  }
+  const TipcEntry& use_gpu = need(c, train, "Global.use_gpu");
+  const std::vector<std::string> use_gpu_values = tipc_list(use_gpu.value);
+  const std::string train_use_gpu = use_gpu_values.empty() ? "" : use_gpu_values[0];
+  const TipcEntry profiler = after(bench, "epoch", 1);
+  const TipcEntry flags = bench.find("flags") ? *bench.find("flags") : TipcEntry{};
+  const std::string run_train = need(c, train, "norm_train").value;
+  for (const std::string& bs : batches)
+    for (const std::string& fp : precisions)
+      for (const std::string& device : devices) {
+        const DeviceNum d = parse_device_num(device);
+        if (d.nodes != 1)
+          throw UsageError("benchmark_train device '" + device +
+                           "': one machine only (as PaddleOCR's benchmark_train.sh); several machines: tipc run with an "
+                           "IP gpu_list");
+        const std::string precision = fp == "amp" || fp == "fp16" ? "fp16" : "fp32";
+        const std::string autocast = precision == "fp16" ? "amp" : "fp32";
+        std::string gpu = "-1";
+        if (!cpu) {
+          gpu = "0";
+          for (int i = 1; i < d.cards; ++i) gpu += "," + std::to_string(i);
+        }
+        const std::string name = p.model_name + "_bs" + bs + "_" + precision + "_" + run_mode;
+        const std::string file = o.repo_name + "_" + name + "_" + device;
+        TipcStage t;
+        t.kind = "train";
+        t.log_path = o.benchmark_root + "/train_log/" + file + "_log";
+        t.benchmark.model_name = name;
+        t.benchmark.batch_size = parse_int(bs, c.source() + ": train_benchmark_params batch_size");
+        t.benchmark.fp_item = precision;
+        t.benchmark.run_mode = run_mode;
+        t.benchmark.device_num = device;
+        t.benchmark.speed_file = o.benchmark_root + "/index/" + file + "_speed";
+        std::vector<std::string> extra = param(use_gpu.key, train_use_gpu);
+        append(extra, param(need(c, train, "Global.save_model_dir").key,
+                            p.log_dir + "/norm_train_gpus_" + gpu + "_autocast_" + autocast));
+        append(extra, param(need(c, train, "Global.epoch_num").key, std::to_string(run_epoch)));
+        append(extra, param(need(c, train, "Global.pretrained_model").key, need(c, train, "Global.pretrained_model").value));
+        append(extra, param(need(c, train, "Global.auto_cast").key, autocast));
+        append(extra, param(need(c, train, "Train.loader.batch_size_per_card").key, bs));
+        if (autocast == "amp") append(extra, {"Global.use_amp=True", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=True"});
+        translate_into(t, run_train, extra);
+        if (!t.argv.empty() && d.cards > 1) {
+          std::vector<std::string> launch = {"launch", cpu ? "--nproc_per_node=" + std::to_string(d.cards) : "--gpus=" + gpu};
+          t.argv.insert(t.argv.begin(), launch.begin(), launch.end());
+        }
+        // The trainer refuses Global.use_amp (no mixed precision yet): say so instead of a failed run.
+        if (precision == "fp16") t.skip_reason = "not supported: fp16 training (Global.use_amp) is not built yet";
+        if (!tipc_null(profiler.value)) t.not_applied.push_back(profiler.key + " (Paddle's profiler run is not made)");
+        for (const std::string& f : split(flags.value, ';'))
+          if (!tipc_null(trim(f))) t.not_applied.push_back(trim(f) + " (a Paddle flag)");
+        p.stages.push_back(t);
+      }
+  return p;
+}
+
 }  // namespace
 
 std::string TipcStage::command() const {
@@ -110,6 +197,7 @@ std::vector<std::string> tipc_translate(const std::string& paddle_command, const
 }
 
 TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
+  if (o.mode == "benchmark_train") return plan_benchmark(c, o);
   static const char* modes[] = {"lite_train_lite_infer", "lite_train_whole_infer", "whole_infer",
                                 "whole_train_whole_infer"};
   bool known = false;
@@ -117,7 +205,7 @@ TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
   if (!known)
     throw UsageError("TIPC mode '" + o.mode +
                      "' is not one of lite_train_lite_infer, lite_train_whole_infer, whole_infer, "
-                     "whole_train_whole_infer");
+                     "whole_train_whole_infer, benchmark_train");
   const TipcSection& train = c.require("train_params");
   const TipcSection& infer = c.require("infer_params");
   const TipcSection* eval = c.section("eval_params");

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ocrforge/tipc/tipc_benchmark.h"
 #include "ocrforge/tipc/tipc_config.h"
 
 namespace ocrforge {
@@ -25,14 +26,21 @@ struct TipcStage {
   std::string log_path;           // where the command's output goes
   std::string skip_reason;        // non-empty: not run, and why (never reported as success)
   std::vector<std::string> not_applied;  // switches that do not apply here (e.g. --enable_mkldnn=True)
+  TipcBenchmarkRun benchmark;     // benchmark_train: the run whose JSON line this training gives
   std::string command() const;    // argv joined by spaces, for the status log
 };
 
 struct TipcPlanOptions {
-  std::string mode;              // lite_train_lite_infer | lite_train_whole_infer | whole_infer | whole_train_whole_infer
+  std::string mode;              // lite_train_lite_infer | lite_train_whole_infer | whole_infer | whole_train_whole_infer | benchmark_train
   std::string node_ip;           // --node_ip, passed to `launch` on several machines
   bool is_trainer0 = true;       // false on the other nodes: export / infer are skipped
   std::string output_root = "./test_tipc/output";  // as PaddleOCR's LOG_PATH
+  // benchmark_train: PaddleOCR's PARAMS ("dynamic_bs8_fp32_DP_N1C2": one run,
+  // epoch scaled by nodes x cards), or "" for every batch size x fp item of
+  // train_benchmark_params on N1C4 (GPU configs) / N1C1 (CPU configs).
+  std::string benchmark_params;
+  std::string benchmark_root = ".";  // ${BENCHMARK_LOG_DIR:-$(pwd)}: train_log/ and index/ go there
+  std::string repo_name = "ocrforge";  // PaddleOCR: the current folder's name, first part of the log names
 };
 
 struct TipcPlan {

@@ -59,7 +59,8 @@ std::string seconds_text(double s) {
 
 }  // namespace
 
-TipcRunReport run_tipc(const TipcPlan& plan, const std::string& binary, std::ostream& out) {
+TipcRunReport run_tipc(const TipcPlan& plan, const std::string& binary, std::ostream& out,
+                       const std::string& frame_version) {
   TipcRunReport r;
   std::error_code ec;
   fs::create_directories(plan.log_dir, ec);
@@ -92,9 +93,30 @@ TipcRunReport run_tipc(const TipcPlan& plan, const std::string& binary, std::ost
     const auto start = std::chrono::steady_clock::now();
     const int code = exit_code(run_child(binary, s.argv, s.log_path));
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (code == 0) {
+    std::string analysis_error;
+    if (code == 0 && s.benchmark.active()) {
+      try {
+        std::ifstream in(s.log_path);
+        std::ostringstream text;
+        text << in.rdbuf();
+        const std::string json =
+            benchmark_json(s.benchmark, read_train_log_speed(text.str()), s.log_path, res.seconds, frame_version);
+        if (fs::path(s.benchmark.speed_file).has_parent_path())
+          fs::create_directories(fs::path(s.benchmark.speed_file).parent_path());
+        write_file_atomic(s.benchmark.speed_file, json + "\n");
+        r.benchmark_json.push_back(json);
+      } catch (const std::exception& e) {
+        analysis_error = e.what();
+      }
+    }
+    if (code == 0 && analysis_error.empty()) {
       res.status = "ok";
       line("Run successfully with command - " + plan.model_name + " - " + command + " - " + s.log_path);
+      if (s.benchmark.active()) out << r.benchmark_json.back() << "\n";
+    } else if (code == 0) {
+      res.status = "failed (benchmark analysis)";
+      ++r.failed;
+      line("Run failed with command - " + plan.model_name + " - " + command + " - " + s.log_path + " - " + analysis_error);
     } else {
       res.status = "failed (exit code " + std::to_string(code) + ")";
       ++r.failed;

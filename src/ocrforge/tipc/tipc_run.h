@@ -26,11 +26,17 @@ struct TipcStageResult {
 struct TipcRunReport {
   std::vector<TipcStageResult> stages;
   std::string results_log, summary_md;
+  std::vector<std::string> benchmark_json;  // benchmark_train: one line per run that trained
   int failed = 0;
 };
 
 // `binary`: the ocrforge executable the stages run (its path is written into
 // the status lines, so a failed command can be replayed by hand).
-TipcRunReport run_tipc(const TipcPlan& plan, const std::string& binary, std::ostream& out);
+// benchmark_train stages: after a training that succeeded, its log gives the
+// JSON line (tipc_benchmark.h), written to the run's speed file and to `out`;
+// a log without enough `ips:` records fails the stage. `frame_version` goes
+// into that line.
+TipcRunReport run_tipc(const TipcPlan& plan, const std::string& binary, std::ostream& out,
+                       const std::string& frame_version = "ocrforge");
 
 }  // namespace ocrforge
