@@ -260,10 +260,12 @@ TEST(TipcCli, ShippedPpOcrV3CpuFleetConfigTrainsTheDistillationOnTwoNodes) {
 }
 
 // Issue 13's detector case: PaddleOCR's ch_ppocr_mobile_v2_0_det TIPC config
-// in its CPU form (gpu_list -1, no ImageNet backbone) on one node. `tipc
-// prepare` makes the ICDAR2015-layout pages and the inference folder, then
-// `tipc run` trains PaddleOCR's ch_det_mv3_db_v2.0.yml, exports `latest` and
-// runs predict_det on the export.
+// in its Linux CPU form (PaddleOCR's mac CPU file: gpu_list -1, 5 lite
+// epochs; no ImageNet backbone) on one node. `tipc prepare` makes the
+// ICDAR2015-layout pages and the inference folder, then `tipc run` trains
+// PaddleOCR's ch_det_mv3_db_v2.0.yml, exports `latest` (the export's weight
+// key is that file's `Global.pretrained_model:`) and runs predict_det on the
+// export with 1 and 6 threads.
 TEST(TipcCli, ShippedDetectorCpuConfigPreparesThenRunsEveryStageOnOneNode) {
   const std::string dir = test::fresh_dir("tipc_det_cpu");
   fs::create_directories(dir + "/test_tipc");
@@ -275,18 +277,29 @@ TEST(TipcCli, ShippedDetectorCpuConfigPreparesThenRunsEveryStageOnOneNode) {
   ASSERT_EQ(prepare.exit_code, 0) << prepare.out << prepare.err;
   EXPECT_NE(prepare.out.find("made\t./train_data/icdar2015/text_localization/train_icdar2015_label.txt\t"), std::string::npos)
       << prepare.out;
+  EXPECT_NE(prepare.out.find("made\t./train_data/icdar2015/text_localization/ch4_test_images/\t2 images"), std::string::npos)
+      << prepare.out;
   EXPECT_NE(prepare.out.find("made\t./inference/ch_det_data_50/all-sum-510/\t2 images"), std::string::npos) << prepare.out;
   auto run = test::run_command("cd " + dir + " && " + test::binary() + " tipc run " + cfg + " lite_train_lite_infer", dir);
   const std::string out = dir + "/test_tipc/output/ch_ppocr_mobile_v2_0_det/lite_train_lite_infer";
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err << test::read_text(out + "/norm_train_gpus_-1_autocast_null_nodes_1_train.log");
   const auto lines = status_lines(test::read_text(out + "/results_python.log"));
-  ASSERT_EQ(lines.size(), 3u) << test::read_text(out + "/results_python.log");  // train, export, infer (eval is null)
+  ASSERT_EQ(lines.size(), 4u) << test::read_text(out + "/results_python.log");  // train, export, infer x 2 (eval is null)
   for (const auto& l : lines) EXPECT_EQ(l.rfind("Run successfully with command - ch_ppocr_mobile_v2_0_det - ", 0), 0u) << l;
   EXPECT_NE(lines[0].find(" train -c configs/det/ch_ppocr_v2.0/ch_det_mv3_db_v2.0.yml -o Global.pretrained_model= "),
             std::string::npos)
       << lines[0];
   EXPECT_TRUE(fs::exists(out + "/norm_train_gpus_-1_autocast_null/inference.onnx"));
+  EXPECT_NE(lines[1].find(" export -c configs/det/ch_ppocr_v2.0/ch_det_mv3_db_v2.0.yml -o Global.pretrained_model=./test_tipc/"),
+            std::string::npos)
+      << lines[1];
   EXPECT_NE(lines[2].find(" infer det "), std::string::npos) << lines[2];
+  EXPECT_NE(lines[3].find(" --cpu_threads=6 "), std::string::npos) << lines[3];
+  // The exported detector read both pictures prepare put in train_infer_img_dir
+  // (its boxes may be few: 5 epochs from scratch).
+  const std::string infer_log = test::read_text(out + "/python_infer_cpu_usemkldnn_False_threads_1_precision_fp32_batchsize_1.log");
+  EXPECT_NE(infer_log.find("./train_data/icdar2015/text_localization/ch4_test_images/1_"), std::string::npos) << infer_log;
+  EXPECT_NE(infer_log.find("data_num: 2"), std::string::npos) << infer_log;
 }
 
 // benchmark_train on the tiny CRNN: one CPU process (N1C1) and, with

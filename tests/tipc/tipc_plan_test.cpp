@@ -233,6 +233,51 @@ TEST(TipcPlan, BenchmarkTrainOnACpuConfigRunsCpuProcesses) {
   EXPECT_NE(two.stages[0].command().find(" Global.epoch_num=4 "), std::string::npos);  // epoch 2 x 2 cards
 }
 
+// PaddleOCR's det files: the fleet one (two machines, GPUs 0,1) and the mac
+// CPU one, whose export weight line is `Global.pretrained_model:` (its script
+// reads that line by position).
+TEST(TipcPlan, DetFleetAndMacCpuFilesComposeAsPaddleOcrsScriptDoes) {
+  const std::string dir = test::source_dir() + "/test_tipc/configs/ch_ppocr_mobile_v2_0_det/";
+  TipcPlanOptions o;
+  o.mode = "lite_train_lite_infer";
+  o.node_ip = "192.168.0.1";
+  const TipcPlan fleet = plan_tipc(TipcConfig::load(dir + "train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt"), o);
+  ASSERT_EQ(fleet.stages.size(), 3u);  // train, export, infer (6 threads)
+  EXPECT_EQ(fleet.stages[0].command().rfind("ocrforge launch --ips=192.168.0.1,192.168.0.2 --gpus=0,1 --node_ip=192.168.0.1 "
+                                            "train -c configs/det/ch_ppocr_v2.0/ch_det_mv3_db_v2.0.yml",
+                                            0),
+            0u)
+      << fleet.stages[0].command();
+  EXPECT_NE(fleet.stages[0].command().find("Global.epoch_num=100 "), std::string::npos);
+  o.node_ip.clear();
+  const TipcPlan mac = plan_tipc(TipcConfig::load(dir + "train_mac_cpu_normal_normal_infer_python_mac_cpu.txt"), o);
+  ASSERT_EQ(mac.stages.size(), 4u);  // train, export, infer with 1 and 6 threads
+  const std::string save = "./test_tipc/output/ocr_det/lite_train_lite_infer/norm_train_gpus_-1_autocast_null";
+  EXPECT_EQ(mac.stages[1].command(), "ocrforge export -c configs/det/ch_ppocr_v2.0/ch_det_mv3_db_v2.0.yml -o "
+                                     "Global.pretrained_model=" + save + "/latest Global.save_inference_dir=" + save);
+  EXPECT_NE(mac.stages[0].command().find(" Global.epoch_num=5 "), std::string::npos);
+  EXPECT_NE(mac.stages[3].log_path.find("threads_6"), std::string::npos);
+}
+
+// Our PP-OCRv4 fine-tune config in the fleet forms: the same launch as the seed's file.
+TEST(TipcPlan, PpOcrV4FineTuneFleetFormsLaunchOnTwoNodes) {
+  const std::string dir = test::source_dir() + "/test_tipc/configs/ch_PP-OCRv4_rec_finetune/";
+  TipcPlanOptions o;
+  o.mode = "lite_train_lite_infer";
+  o.node_ip = "127.0.0.2";
+  o.is_trainer0 = false;
+  const TipcPlan cpu = plan_tipc(TipcConfig::load(dir + "train_linux_cpu_fleet_normal_infer_python_linux_cpu.txt"), o);
+  ASSERT_GE(cpu.stages.size(), 3u);
+  EXPECT_EQ(cpu.stages[0].command().rfind("ocrforge launch --ips=127.0.0.1,127.0.0.2 --nproc_per_node=1 --node_ip=127.0.0.2 train ", 0), 0u)
+      << cpu.stages[0].command();
+  for (size_t i = 1; i < cpu.stages.size(); ++i) EXPECT_EQ(cpu.stages[i].skip_reason, "the model is saved on trainer 0 only");
+  o.node_ip = "192.168.0.1";
+  o.is_trainer0 = true;
+  const TipcPlan gpu = plan_tipc(TipcConfig::load(dir + "train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt"), o);
+  EXPECT_NE(gpu.stages[0].command().find("--gpus=0,1 --node_ip=192.168.0.1 train "), std::string::npos);
+  EXPECT_NE(gpu.stages[0].log_path.find("norm_train_gpus_0,1_autocast_fp32_nodes_2_train.log"), std::string::npos);
+}
+
 TEST(TipcPlan, UnknownModesAndToolsAreUsageErrors) {
   TipcPlanOptions o;
   o.mode = "lite_train";

@@ -260,7 +260,14 @@ TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
   };
 
   const TipcEntry& save_infer = need(c, infer, "Global.save_inference_dir");
-  const TipcEntry& export_weight = need(c, infer, "Global.checkpoints");
+  // The weights key of export: the line after Global.save_inference_dir, which PaddleOCR's
+  // script reads by position: Global.checkpoints in most files, Global.pretrained_model in some
+  // (e.g. ch_ppocr_mobile_v2_0_det's mac CPU file).
+  const TipcEntry export_weight = infer.find("Global.checkpoints") ? *infer.find("Global.checkpoints")
+                                                                    : after(infer, "Global.save_inference_dir", 1);
+  if (tipc_null(export_weight.key))
+    throw Error(c.source() + ": [infer_params] has no 'Global.checkpoints:' line after Global.save_inference_dir "
+                "(PaddleOCR's TIPC files always do)");
   if (o.mode == "whole_infer") {
     // Export (where infer_export names a command) and infer each listed model.
     // The model slot follows inference_dir; PaddleOCR's files call it infer_model or train_model.

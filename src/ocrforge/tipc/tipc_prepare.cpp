@@ -186,7 +186,7 @@ TipcPrepareReport prepare_tipc(const TipcConfig& c, const TipcPrepareOptions& o)
   const bool lite = o.mode.rfind("lite_train", 0) == 0;
   const bool trains = o.mode != "whole_infer";
   const bool whole_infer_images = o.mode.find("whole_infer") != std::string::npos;
-  const int n_train = o.num_train > 0 ? o.num_train : kind == "rec" ? (lite ? 64 : 1000) : (lite ? 2 : 64);
+  const int n_train = o.num_train > 0 ? o.num_train : kind == "rec" ? (lite ? 64 : 1000) : (lite ? 4 : 64);
   const int n_test = o.num_test > 0 ? o.num_test : kind == "rec" ? (lite ? 16 : 200) : (lite ? 2 : 16);
 
   Source src;

@@ -25,9 +25,7 @@ struct TipcPrepareOptions {
   // det_toy/det_gt.txt); "" or a folder that is not there: synthetic data only.
   std::string real_data;
   // Samples per training / eval label file; 0: the mode's default
-  // (lite: rec 64 / 16, det 2 / 2; whole and benchmark_train: rec 1000 / 200, det 64 / 16).
-  // The lite det set is small because the shipped det config trains 100 epochs of
-  // 960x960 crops: about 3.5 min on two CPU cores.
+  // (lite: rec 64 / 16, det 4 / 2; whole and benchmark_train: rec 1000 / 200, det 64 / 16).
   int num_train = 0, num_test = 0;
   int seed = 1;
 };
