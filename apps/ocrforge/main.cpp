@@ -20,7 +20,7 @@ const char* kUsage =
     "  synth rec|det  generate labelled synthetic text images (PaddleOCR label formats)\n"
     "  eval-det --gt LABELS --pred RESULTS   precision / recall / hmean of detections\n"
     "  data crop|split|cls  recognition crops from detection labels; train / eval split; classifier data\n"
-    "  tipc plan|run CONFIG.txt MODE   PaddleOCR's pipeline test: show / run its commands (docs/tipc.md)\n"
+    "  tipc prepare|plan|run CONFIG.txt MODE   PaddleOCR's pipeline test: make its data, show / run its commands (docs/tipc.md)\n"
 #ifdef OCRFORGE_WITH_TRAIN
     "  train -c CFG   train a rec / det model (or fine-tune a shipped ONNX model) from a PaddleOCR-style YAML config\n"
     "  eval -c CFG    evaluate a checkpoint (-o Global.checkpoints=DIR/best_accuracy)\n"
@@ -29,7 +29,7 @@ const char* kUsage =
     "  check          verify the installation: build, devices, a training step, a 2-worker all-reduce\n"
 #endif
     "  version        print the version\n\n"
-    "planned (not yet supported): tipc prepare, serve\n"
+    "planned (not yet supported): serve\n"
     "`ocrforge <command> --help` lists a command's flags.\n";
 
 }  // namespace
