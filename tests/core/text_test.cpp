@@ -31,6 +31,14 @@ TEST(Text, SplitKeepsEmptyFields) {
   EXPECT_EQ(ocrforge::split("abc", ','), (Strings{"abc"}));
 }
 
+TEST(Text, SplitWhitespaceDropsEveryRunOfBlanks) {
+  EXPECT_EQ(ocrforge::split_whitespace("  python3.7 tools/train.py\t-c  a.yml\n"),
+            (Strings{"python3.7", "tools/train.py", "-c", "a.yml"}));
+  EXPECT_EQ(ocrforge::split_whitespace(""), Strings{});
+  EXPECT_EQ(ocrforge::split_whitespace(" \t "), Strings{});
+  EXPECT_EQ(ocrforge::split_whitespace("one"), (Strings{"one"}));
+}
+
 TEST(Text, StartsWithAndEndsWith) {
   EXPECT_TRUE(ocrforge::starts_with("--use_gpu", "--"));
   EXPECT_FALSE(ocrforge::starts_with("-", "--"));

@@ -32,6 +32,18 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+std::vector<std::string> split_whitespace(const std::string& s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    const size_t start = i;
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
 bool starts_with(const std::string& s, const std::string& p) {
   return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
 }

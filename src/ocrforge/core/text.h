@@ -9,6 +9,8 @@ namespace ocrforge {
 std::string trim(const std::string& s);
 std::string to_lower(std::string s);
 std::vector<std::string> split(const std::string& s, char sep);
+// Words separated by any run of white space (none for a blank string).
+std::vector<std::string> split_whitespace(const std::string& s);
 bool starts_with(const std::string& s, const std::string& prefix);
 bool ends_with(const std::string& s, const std::string& suffix);
 

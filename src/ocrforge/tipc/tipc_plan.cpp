@@ -1,7 +1,6 @@
 #include "ocrforge/tipc/tipc_plan.h"
 
 #include <map>
-#include <sstream>
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
@@ -9,13 +8,6 @@
 namespace ocrforge {
 
 namespace {
-
-std::vector<std::string> split_ws(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string t; in >> t;) out.push_back(t);
-  return out;
-}
 
 // PaddleOCR's func_set_params: "key=value", or nothing for a null key or value.
 std::vector<std::string> param(const std::string& key, const std::string& value) {
@@ -184,7 +176,7 @@ std::string TipcStage::command() const {
 }
 
 std::vector<std::string> tipc_translate(const std::string& paddle_command, const std::vector<std::string>& extra) {
-  std::vector<std::string> tokens = split_ws(paddle_command);
+  std::vector<std::string> tokens = split_whitespace(paddle_command);
   if (tokens.empty()) throw UsageError("TIPC: an empty tool command");
   const auto it = tools().find(tokens[0]);
   if (it == tools().end())

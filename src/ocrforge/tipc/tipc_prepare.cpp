@@ -24,13 +24,6 @@ int TipcPrepareReport::missing() const {
 
 namespace {
 
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string t; in >> t;) out.push_back(t);
-  return out;
-}
-
 const TipcEntry* find_in(const TipcConfig& c, const char* section, const std::string& key) {
   const TipcSection* s = c.section(section);
   return s ? s->find(key) : nullptr;
@@ -49,7 +42,7 @@ TrainCommand training_command(const TipcConfig& c) {
   for (const auto& [section, key] : slots) {
     const TipcEntry* e = find_in(c, section, key);
     if (!e || tipc_null(e->value)) continue;
-    const std::vector<std::string> w = words(e->value);
+    const std::vector<std::string> w = split_whitespace(e->value);
     TrainCommand t;
     for (size_t i = 0; i + 1 < w.size(); ++i) {
       if (w[i] == "-c") t.yml = w[i + 1];
