@@ -12,6 +12,19 @@
 # the cores. LIMIT: only the first LIMIT images (sorted by name).
 # Accuracy: bench/bow_f1.py against the transcriptions in GT_DET_LABELS.
 # OCRFORGE_FLAGS: extra ocrforge_pipeline_bench flags for this build's runs.
+# Two more engines join when asked:
+#   ONE_CROP=1      this build with --rec_batch_num 1: one ORT Run per crop, each
+#                   at its own width (the plain one-crop-at-a-time loop);
+#   RAPIDOCR=PROG   a RapidOcrOnnx driver built outside this repository (never
+#                   committed), run as `PROG MODELS_DIR LIST OUT.res THREADS ANGLE`: it
+#                   loads the models once, reads every image of LIST with
+#                   RapidOcrOnnx's defaults and writes system_results.txt lines;
+#                   RAPIDOCR_MODELS names its model folder (file names as
+#                   RapidOcrOnnx expects them: docs/benchmarks.md).
+# USE_ANGLE_CLS=false turns the direction classifier off in every engine that
+# has one (default true, the pipeline bench's default). RapidOcrOnnx's own
+# angle rule (mostAngle: turn every crop when most look upside down) read
+# scene crops upside down here, so compare with it off on such images.
 set -euo pipefail
 BUILD="$1" PREV="$2" DIR="$3" GT="$4" ROUNDS="$5" LIMIT="${6:-0}"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -23,23 +36,33 @@ if [[ "$LIMIT" -gt 0 ]]; then head -n "$LIMIT" "$TMP/all.list" >"$TMP/list"; els
 while read -r f; do ln -s "$(realpath "$f")" "$TMP/imgs/$(basename "$f")"; done <"$TMP/list"
 N=$(wc -l <"$TMP/list")
 CORES=$(nproc)
+ANGLE="${USE_ANGLE_CLS:-true}"
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 
-engines=(ocrforge tesseract)
-[[ -n "$PREV" ]] && engines=(ocrforge previous tesseract)
+engines=(ocrforge)
+[[ -n "$PREV" ]] && engines+=(previous)
+[[ -n "${ONE_CROP:-}" ]] && engines+=(one_crop)
+[[ -n "${RAPIDOCR:-}" ]] && engines+=(rapidocr)
+engines+=(tesseract)
 declare -A walls
 run_engine() {
   local e="$1" out="$TMP/$1"
   case "$e" in
     ocrforge) /usr/bin/time -f '%e %M' -o "$out.time" "$BUILD/ocrforge_pipeline_bench" --image_dir "$TMP/imgs" \
-                --iterations "$N" --warmup_runs 0 --save_results "$out.res" ${OCRFORGE_FLAGS:-} >"$out.log" 2>&1 ;;
+                --iterations "$N" --warmup_runs 0 --use_angle_cls="$ANGLE" --save_results "$out.res" ${OCRFORGE_FLAGS:-} \
+                >"$out.log" 2>&1 ;;
+    one_crop) /usr/bin/time -f '%e %M' -o "$out.time" "$BUILD/ocrforge_pipeline_bench" --image_dir "$TMP/imgs" \
+                --iterations "$N" --warmup_runs 0 --use_angle_cls="$ANGLE" --save_results "$out.res" ${OCRFORGE_FLAGS:-} --rec_batch_num 1 \
+                >"$out.log" 2>&1 ;;
+    rapidocr) /usr/bin/time -f '%e %M' -o "$out.time" "$RAPIDOCR" "${RAPIDOCR_MODELS:?RAPIDOCR_MODELS not set}" \
+                "$TMP/list" "$out.res" "$CORES" "$([[ "$ANGLE" == true ]] && echo 1 || echo 0)" >"$out.log" 2>&1 ;;
     previous) /usr/bin/time -f '%e %M' -o "$out.time" "$PREV/ocrforge_pipeline_bench" --image_dir "$TMP/imgs" \
-                --iterations "$N" --warmup_runs 0 --save_results "$out.res" >"$out.log" 2>&1 ;;
+                --iterations "$N" --warmup_runs 0 --use_angle_cls="$ANGLE" --save_results "$out.res" >"$out.log" 2>&1 ;;
     tesseract) OMP_THREAD_LIMIT="$CORES" /usr/bin/time -f '%e %M' -o "$out.time" tesseract "$TMP/list" "$out" \
                 --psm 3 >"$out.log" 2>&1 ;;
   esac
 }
-echo "== $N images of $DIR, $ROUNDS rounds; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== $N images of $DIR, $ROUNDS rounds, direction classifier $ANGLE; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for ((r = 0; r < ROUNDS; r++)); do
   for ((k = 0; k < ${#engines[@]}; k++)); do
     e=${engines[$(((k + r) % ${#engines[@]}))]}
