@@ -92,6 +92,7 @@ int run(int argc, char** argv) {
   const OcrParams defaults;
   flags.add("cpu_threads", std::to_string(defaults.runtime.cpu_threads), "ONNX Runtime intra-op threads");
   flags.add("rec_batch_num", std::to_string(defaults.rec.batch_num), "crops per recognition call");
+  flags.add("rec_workers", std::to_string(defaults.rec.workers), "recognition batches run at once (0: one per cpu thread)");
   flags.add("rec_width_step", std::to_string(defaults.rec.width_step), "RecParams::width_step");
   flags.add("graph_optimization", defaults.runtime.graph_optimization, "disable, basic, extended or all");
   flags.add_bool("memory_pattern", defaults.runtime.memory_pattern, "ORT memory pattern");
@@ -120,6 +121,7 @@ int run(int argc, char** argv) {
   params.runtime.memory_pattern = flags.get_bool("memory_pattern");
   params.runtime.allow_spinning = flags.get_bool("allow_spinning");
   params.rec.batch_num = flags.get_int("rec_batch_num");
+  params.rec.workers = flags.get_int("rec_workers");
   params.rec.width_step = flags.get_int("rec_width_step");
   const int max_side = params.det.resize.max_side_limit;
   const std::vector<std::string> images = list_images(flags.get("image_dir"));
@@ -137,10 +139,11 @@ int run(int argc, char** argv) {
   const double rss_loaded = current_rss_mb();
 
   std::printf("ocrforge_pipeline_bench: %zu images in %s, %ld iterations, cpu_threads=%d (effective %d), "
-              "use_angle_cls=%s, rec_batch_num=%d, rec_width_step=%d, graph_optimization=%s, memory_pattern=%d, "
+              "use_angle_cls=%s, rec_batch_num=%d, rec_workers=%d x %d threads, rec_width_step=%d, graph_optimization=%s, memory_pattern=%d, "
               "memory_arena=%d, allow_spinning=%d\n", images.size(), flags.get("image_dir").c_str(), iterations,
               params.runtime.cpu_threads, effective_threads(params.runtime.cpu_threads),
-              params.use_angle_cls ? "true" : "false", params.rec.batch_num, params.rec.width_step,
+              params.use_angle_cls ? "true" : "false", params.rec.batch_num, ocr.recognizer().workers(),
+              ocr.recognizer().threads_per_worker(), params.rec.width_step,
               params.runtime.graph_optimization.c_str(), params.runtime.memory_pattern, params.runtime.memory_arena,
               params.runtime.allow_spinning);
   std::printf("CPU: %s, %u hardware threads; %s; ONNX Runtime %s\n\n", cpu_model().c_str(),
@@ -224,10 +227,15 @@ int run(int argc, char** argv) {
   std::printf("%-6s %8s %10s %10s %10s %10s %10.2f\n", "crop+", "", "", "", "", "", other_ms / n);
   std::printf("%-6s %8s %10s %10.2f %10s %10s %10.2f\n", "total", "", "", ort_ms / n, "", "", wall_ms / n);
 
-  // 2. Share outside ORT's Run.
+  // 2. Share outside ORT's Run. With several rec workers, runs overlap and
+  // their sum exceeds the wall time: the share is only defined for one.
   const double outside = 1.0 - ort_ms / wall_ms;
-  std::printf("\nLoop wall %.1f ms, inside ORT Run %.1f ms: share outside ORT = %.1f%% (goal < 10%%: %s)\n",
-              wall_ms, ort_ms, 100 * outside, outside < 0.10 ? "met" : "MISSED");
+  if (ocr.recognizer().workers() == 1)
+    std::printf("\nLoop wall %.1f ms, inside ORT Run %.1f ms: share outside ORT = %.1f%% (goal < 10%%: %s)\n",
+                wall_ms, ort_ms, 100 * outside, outside < 0.10 ? "met" : "MISSED");
+  else
+    std::printf("\nLoop wall %.1f ms, ORT Run summed over %d rec workers %.1f ms: share outside ORT not defined "
+                "(run with --rec_workers 1)\n", wall_ms, ocr.recognizer().workers(), ort_ms);
 
   // 3. Memory.
   std::printf("\nRSS (MiB): start %.1f, models loaded + warm-up %.1f, peak %.1f\n", rss_start, rss_loaded,

@@ -41,6 +41,9 @@ void declare_ocr_flags(FlagSet& f) {
   f.add("rec_image_shape", "3, 48, 320", "recognition input C, H, W");
   f.add("rec_batch_num", std::to_string(RecParams{}.batch_num),
         "crops per recognition model call (only crops of equal input width share one, so results never depend on it)");
+  f.add("rec_workers", std::to_string(RecParams{}.workers),
+        "recognition batches run at once, each with cpu_threads / rec_workers ORT threads "
+        "(0: one per cpu thread; results never depend on it)");
   f.add("max_text_length", "25", "accepted for compatibility");
   f.add_bool("use_space_char", true, "the dictionary is followed by a space class");
   f.add("drop_score", "0.5", "lines with a lower recognition score are dropped");
@@ -133,6 +136,7 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   rec.image_h = rs[1];
   rec.image_w = rs[2];
   rec.batch_num = f.get_int_at_least("rec_batch_num", 1);
+  rec.workers = f.get_int_at_least("rec_workers", 0);
   rec.char_dict_path = f.get("rec_char_dict_path");
   rec.use_space_char = f.get_bool("use_space_char");
   // An `ocrforge export` folder brings its dictionary and input shape (explicit flags win).

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <opencv2/imgcodecs.hpp>
 
@@ -75,6 +76,50 @@ TEST(TextRecognizer, BatchSizeDoesNotChangeResults) {
   for (size_t i = 0; i < crops.size(); ++i) EXPECT_EQ(ra[i].text, rb[i].text);
   EXPECT_EQ(a.stats().calls, 3);
   EXPECT_EQ(b.stats().calls, 1);
+}
+
+TEST(TextRecognizer, WorkersRunBatchesAtOnceWithoutChangingResultsOrOrder) {
+  // The 10 rec_toy crops plus a Chinese line, recognised by one worker and
+  // by three (each batch on its own thread): the same texts in the same
+  // slots, scores equal up to float rounding of the intra-op split, and
+  // every crop counted once.
+  std::vector<cv::Mat> crops;
+  for (const auto& entry : std::filesystem::directory_iterator(test::data_dir() + "/rec_toy/imgs"))
+    crops.push_back(cv::imread(entry.path().string()));
+  crops.push_back(cv::imread(test::data_dir() + "/samples/ch_word_3.jpg"));
+  ASSERT_EQ(crops.size(), 11u);
+  RecParams serial = rec_params(), parallel = rec_params();
+  serial.workers = 1;
+  parallel.workers = 3;
+  RuntimeParams rt;
+  rt.cpu_threads = 3;
+  TextRecognizer a(serial, rt), b(parallel, rt);
+  EXPECT_EQ(a.workers(), 1);
+  EXPECT_EQ(a.threads_per_worker(), 3);
+  EXPECT_EQ(b.workers(), 3);
+  EXPECT_EQ(b.threads_per_worker(), 1);
+  for (int round = 0; round < 3; ++round) {  // thread interleavings differ per round
+    auto ra = a.recognize(crops), rb = b.recognize(crops);
+    ASSERT_EQ(rb.size(), crops.size());
+    for (size_t i = 0; i < crops.size(); ++i) {
+      EXPECT_EQ(ra[i].text, rb[i].text) << "crop " << i;
+      EXPECT_NEAR(ra[i].score, rb[i].score, 1e-4) << "crop " << i;
+    }
+  }
+  EXPECT_EQ(b.stats().images, 33);
+  EXPECT_EQ(b.stats().calls, 33);
+  EXPECT_GT(b.stats().inference_ms, 0.0);
+}
+
+TEST(TextRecognizer, DefaultWorkersAreOnePerCpuThread) {
+  RuntimeParams rt;
+  rt.cpu_threads = 2;
+  TextRecognizer rec(rec_params(), rt);
+  EXPECT_EQ(rec.workers(), 2);
+  EXPECT_EQ(rec.threads_per_worker(), 1);
+  RecParams bad = rec_params();
+  bad.workers = -1;
+  EXPECT_THROW(TextRecognizer(bad, rt), UsageError);
 }
 
 TEST(TextRecognizer, DictionaryThatDoesNotFitTheModelIsRejected) {

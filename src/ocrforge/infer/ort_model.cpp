@@ -128,7 +128,17 @@ OrtModel::OrtModel(const std::string& model, const RuntimeParams& rt, const std:
 
 OrtModel::~OrtModel() = default;
 
-TensorView OrtModel::run(const float* data, const std::vector<int64_t>& shape) {
+double OrtModel::run_ms() const {
+  std::lock_guard<std::mutex> lock(timing_mutex_);
+  return run_ms_;
+}
+
+void OrtModel::reset_timing() {
+  std::lock_guard<std::mutex> lock(timing_mutex_);
+  run_ms_ = 0;
+}
+
+TensorView OrtModel::run(const float* data, const std::vector<int64_t>& shape, double* run_ms_out) {
   int64_t n = 1;
   for (auto d : shape) n *= d;
   auto input = Ort::Value::CreateTensor<float>(impl_->memory, const_cast<float*>(data), static_cast<size_t>(n),
@@ -142,7 +152,12 @@ TensorView OrtModel::run(const float* data, const std::vector<int64_t>& shape) {
   } catch (const Ort::Exception& e) {
     throw Error("model '" + path_ + "' failed on input " + shape_to_string(shape) + ": " + e.what());
   }
-  run_ms_ += sw.elapsed_ms();
+  const double ms = sw.elapsed_ms();
+  if (run_ms_out) *run_ms_out = ms;
+  {
+    std::lock_guard<std::mutex> lock(timing_mutex_);
+    run_ms_ += ms;
+  }
   auto holder = std::make_shared<Ort::Value>(std::move(outputs[0]));
   TensorView view;
   view.shape = holder->GetTensorTypeAndShapeInfo().GetShape();

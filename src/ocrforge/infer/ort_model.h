@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,9 @@ class OrtModel {
   OrtModel& operator=(const OrtModel&) = delete;
 
   // Runs the model on an NCHW float tensor. Adds the time spent inside ORT's
-  // Run to run_ms().
-  TensorView run(const float* data, const std::vector<int64_t>& shape);
+  // Run to run_ms(). Safe to call from several threads at once (ORT sessions
+  // are); `run_ms_out`, when given, receives this call's own time.
+  TensorView run(const float* data, const std::vector<int64_t>& shape, double* run_ms_out = nullptr);
 
   const std::string& path() const { return path_; }
   // Declared shapes; dynamic dimensions are -1.
@@ -40,14 +42,15 @@ class OrtModel {
   const std::vector<int64_t>& output_shape() const { return output_shape_; }
   const std::string& input_name() const { return input_name_; }
   const std::string& output_name() const { return output_name_; }
-  double run_ms() const { return run_ms_; }
-  void reset_timing() { run_ms_ = 0; }
+  double run_ms() const;
+  void reset_timing();
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string path_, input_name_, output_name_;
   std::vector<int64_t> input_shape_, output_shape_;
+  mutable std::mutex timing_mutex_;  // run() may be called from several threads
   double run_ms_ = 0;
 };
 

@@ -1,7 +1,11 @@
 #include "ocrforge/infer/text_recognizer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
@@ -18,9 +22,23 @@ static Charset load_charset(const RecParams& p) {
   return Charset::load(p.char_dict_path, p.use_space_char);
 }
 
+// workers = RecParams::workers (0: one per cpu_thread); each gets an equal
+// share of the intra-op threads, at least one.
+static int rec_workers(const RecParams& p, const RuntimeParams& runtime) {
+  if (p.workers < 0) throw UsageError("rec workers must be >= 0 (0: one per cpu thread), got " + std::to_string(p.workers));
+  return p.workers > 0 ? p.workers : effective_threads(runtime.cpu_threads);
+}
+
+static RuntimeParams per_worker(RuntimeParams runtime, int workers) {
+  runtime.cpu_threads = std::max(1, effective_threads(runtime.cpu_threads) / workers);
+  return runtime;
+}
+
 TextRecognizer::TextRecognizer(const RecParams& params, const RuntimeParams& runtime)
     : params_(params),
-      model_(std::make_unique<OrtModel>(params.model_dir, runtime, "rec", "--rec_model_dir")),
+      workers_(rec_workers(params, runtime)),
+      threads_per_worker_(per_worker(runtime, workers_).cpu_threads),
+      model_(std::make_unique<OrtModel>(params.model_dir, per_worker(runtime, workers_), "rec", "--rec_model_dir")),
       charset_(load_charset(params)) {
   const auto& in = model_->input_shape();
   const auto& out = model_->output_shape();
@@ -51,35 +69,71 @@ std::vector<RecText> TextRecognizer::recognize(const std::vector<cv::Mat>& crops
     widths[i] = rec_input_width(crops[i], h, params_.image_w, params_.width_step);
     ratios[i] = aspect_ratio(crops[i]);
   }
-  std::vector<float> buffer;
-  for (const RecBatch& batch : plan_rec_batches(widths, ratios, params_.batch_num)) {
-    const size_t n = batch.items.size();
-    const int w = batch.width;
-    Stopwatch sw;
-    const size_t per = static_cast<size_t>(3) * h * w;
-    buffer.resize(per * n);  // rec_resize_normalize writes (and zero-pads) every element
-    for (size_t i = 0; i < n; ++i) rec_resize_normalize(crops[batch.items[i]], h, w, buffer.data() + per * i);
-    stats_.preprocess_ms += sw.elapsed_ms();
-
-    const double before = model_->run_ms();
-    TensorView out = model_->run(buffer.data(), {static_cast<int64_t>(n), 3, h, w});
-    stats_.inference_ms += model_->run_ms() - before;
-
-    sw.reset();
-    if (out.shape.size() != 3 || out.shape[0] != static_cast<int64_t>(n))
-      throw Error("rec model '" + model_->path() + "' returned " + shape_to_string(out.shape) +
-                  "; expected N x T x classes");
-    const int steps = static_cast<int>(out.shape[1]);
-    const int classes = static_cast<int>(out.shape[2]);
-    for (size_t i = 0; i < n; ++i) {
-      const float* probs = out.data + i * static_cast<size_t>(steps) * classes;
-      results[batch.items[i]] = ctc_greedy_decode(probs, steps, classes, charset_);
-    }
-    stats_.postprocess_ms += sw.elapsed_ms();
-    stats_.calls += 1;
-    stats_.images += static_cast<long>(n);
+  const std::vector<RecBatch> batches = plan_rec_batches(widths, ratios, params_.batch_num);
+  const size_t threads = std::min(batches.size(), static_cast<size_t>(workers_));
+  if (threads <= 1) {
+    std::vector<float> buffer;
+    for (const RecBatch& batch : batches) run_batch(crops, batch, buffer, results, stats_);
+    return results;
   }
+  // Each thread takes the next batch until none is left; every batch writes
+  // only its own crops' slots of `results`, so no two threads share one.
+  std::atomic<size_t> next{0};
+  std::mutex merge;
+  std::exception_ptr failure;
+  const auto work = [&] {
+    StageStats local;
+    std::vector<float> buffer;
+    try {
+      for (size_t b; (b = next.fetch_add(1)) < batches.size();) run_batch(crops, batches[b], buffer, results, local);
+    } catch (...) {
+      next = batches.size();  // the others stop after their current batch
+      std::lock_guard<std::mutex> lock(merge);
+      if (!failure) failure = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(merge);
+    stats_.calls += local.calls;
+    stats_.images += local.images;
+    stats_.preprocess_ms += local.preprocess_ms;
+    stats_.inference_ms += local.inference_ms;
+    stats_.postprocess_ms += local.postprocess_ms;
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();  // the calling thread is one of the workers
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
   return results;
+}
+
+void TextRecognizer::run_batch(const std::vector<cv::Mat>& crops, const RecBatch& batch, std::vector<float>& buffer,
+                               std::vector<RecText>& results, StageStats& stats) {
+  const int h = params_.image_h;
+  const size_t n = batch.items.size();
+  const int w = batch.width;
+  Stopwatch sw;
+  const size_t per = static_cast<size_t>(3) * h * w;
+  buffer.resize(per * n);  // rec_resize_normalize writes (and zero-pads) every element
+  for (size_t i = 0; i < n; ++i) rec_resize_normalize(crops[batch.items[i]], h, w, buffer.data() + per * i);
+  stats.preprocess_ms += sw.elapsed_ms();
+
+  double run_ms = 0;
+  TensorView out = model_->run(buffer.data(), {static_cast<int64_t>(n), 3, h, w}, &run_ms);
+  stats.inference_ms += run_ms;
+
+  sw.reset();
+  if (out.shape.size() != 3 || out.shape[0] != static_cast<int64_t>(n))
+    throw Error("rec model '" + model_->path() + "' returned " + shape_to_string(out.shape) +
+                "; expected N x T x classes");
+  const int steps = static_cast<int>(out.shape[1]);
+  const int classes = static_cast<int>(out.shape[2]);
+  for (size_t i = 0; i < n; ++i) {
+    const float* probs = out.data + i * static_cast<size_t>(steps) * classes;
+    results[batch.items[i]] = ctc_greedy_decode(probs, steps, classes, charset_);
+  }
+  stats.postprocess_ms += sw.elapsed_ms();
+  stats.calls += 1;
+  stats.images += static_cast<long>(n);
 }
 
 }  // namespace ocrforge

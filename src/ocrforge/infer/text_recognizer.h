@@ -13,6 +13,8 @@
 
 namespace ocrforge {
 
+struct RecBatch;  // rec_batching.h
+
 class TextRecognizer {
  public:
   // Throws Error when the model or dictionary is missing, the model is not a
@@ -22,8 +24,15 @@ class TextRecognizer {
 
   // Crops (8-bit BGR) -> text and confidence, in the order given. Each crop
   // gets its own input width (rec_input_width); up to batch_num crops of equal
-  // width share an ORT call, so results do not depend on batch_num.
+  // width share an ORT call, so results do not depend on batch_num. Batches
+  // run on up to workers() threads at once (RecParams::workers), which
+  // changes neither a result nor the order. Not for concurrent calls on one
+  // recognizer (stats_ is per recognizer); the workers are internal.
   std::vector<RecText> recognize(const std::vector<cv::Mat>& crops);
+
+  // Batches run at once, and the ORT intra-op threads each gets.
+  int workers() const { return workers_; }
+  int threads_per_worker() const { return threads_per_worker_; }
 
   const StageStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
@@ -31,7 +40,12 @@ class TextRecognizer {
   const Charset& charset() const { return charset_; }
 
  private:
+  // One batch: preprocess, ORT run, CTC decode into results; times into stats.
+  void run_batch(const std::vector<cv::Mat>& crops, const RecBatch& batch, std::vector<float>& buffer,
+                 std::vector<RecText>& results, StageStats& stats);
+
   RecParams params_;
+  int workers_ = 1, threads_per_worker_ = 1;
   std::unique_ptr<OrtModel> model_;
   Charset charset_;
   StageStats stats_;
