@@ -13,8 +13,9 @@
 # Accuracy: bench/bow_f1.py against the transcriptions in GT_DET_LABELS.
 # OCRFORGE_FLAGS: extra ocrforge_pipeline_bench flags for this build's runs.
 # Two more engines join when asked:
-#   ONE_CROP=1      this build with --rec_batch_num 1: one ORT Run per crop, each
-#                   at its own width (the plain one-crop-at-a-time loop);
+#   ONE_CROP=1      this build with --rec_batch_num 1 --rec_workers 1: one ORT
+#                   Run per crop at its own width, one after the other (the
+#                   plain one-crop-at-a-time loop);
 #   RAPIDOCR=PROG   a RapidOcrOnnx driver built outside this repository (never
 #                   committed), run as `PROG MODELS_DIR LIST OUT.res THREADS ANGLE`: it
 #                   loads the models once, reads every image of LIST with
@@ -52,7 +53,7 @@ run_engine() {
                 --iterations "$N" --warmup_runs 0 --use_angle_cls="$ANGLE" --save_results "$out.res" ${OCRFORGE_FLAGS:-} \
                 >"$out.log" 2>&1 ;;
     one_crop) /usr/bin/time -f '%e %M' -o "$out.time" "$BUILD/ocrforge_pipeline_bench" --image_dir "$TMP/imgs" \
-                --iterations "$N" --warmup_runs 0 --use_angle_cls="$ANGLE" --save_results "$out.res" ${OCRFORGE_FLAGS:-} --rec_batch_num 1 \
+                --iterations "$N" --warmup_runs 0 --use_angle_cls="$ANGLE" --save_results "$out.res" ${OCRFORGE_FLAGS:-} --rec_batch_num 1 --rec_workers 1 \
                 >"$out.log" 2>&1 ;;
     rapidocr) /usr/bin/time -f '%e %M' -o "$out.time" "$RAPIDOCR" "${RAPIDOCR_MODELS:?RAPIDOCR_MODELS not set}" \
                 "$TMP/list" "$out.res" "$CORES" "$([[ "$ANGLE" == true ]] && echo 1 || echo 0)" >"$out.log" 2>&1 ;;
