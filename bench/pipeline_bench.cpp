@@ -92,6 +92,7 @@ int run(int argc, char** argv) {
   const OcrParams defaults;
   flags.add("cpu_threads", std::to_string(defaults.runtime.cpu_threads), "ONNX Runtime intra-op threads");
   flags.add("rec_batch_num", std::to_string(defaults.rec.batch_num), "crops per recognition call");
+  flags.add("rec_min_width", std::to_string(defaults.rec.min_width), "RecParams::min_width (0: image_w)");
   flags.add("rec_workers", std::to_string(defaults.rec.workers), "recognition batches run at once (0: one per cpu thread)");
   flags.add("rec_width_step", std::to_string(defaults.rec.width_step), "RecParams::width_step");
   flags.add("graph_optimization", defaults.runtime.graph_optimization, "disable, basic, extended or all");
@@ -122,6 +123,7 @@ int run(int argc, char** argv) {
   params.runtime.allow_spinning = flags.get_bool("allow_spinning");
   params.rec.batch_num = flags.get_int("rec_batch_num");
   params.rec.workers = flags.get_int("rec_workers");
+  params.rec.min_width = flags.get_int("rec_min_width");
   params.rec.width_step = flags.get_int("rec_width_step");
   const int max_side = params.det.resize.max_side_limit;
   const std::vector<std::string> images = list_images(flags.get("image_dir"));

@@ -92,6 +92,7 @@ int run(int argc, char** argv) {
   flags.add("batches", "1,2,4,6,8", "rec batch sizes to compare");
   flags.add("width_steps", "1", "rec width steps to compare");
   flags.add("workers", "1", "rec workers to compare (0: one per cpu thread)");
+  flags.add("min_widths", "0", "rec min widths to compare (0: image_w, PaddleOCR's padding)");
   flags.add("rounds", "3", "alternating rounds");
   flags.add("cpu_threads", std::to_string(RuntimeParams{}.cpu_threads), "ONNX Runtime intra-op threads");
   flags.parse(std::vector<std::string>(argv + 1, argv + argc));
@@ -110,13 +111,14 @@ int run(int argc, char** argv) {
   OcrParams base = default_ocr_params();
   base.runtime.cpu_threads = flags.get_int("cpu_threads");
   struct Setting {
-    int batch, step, workers;
+    int batch, step, workers, min_width;
     std::unique_ptr<TextRecognizer> rec;
     std::vector<double> ms;
     std::vector<RecText> texts;
     long calls = 0;
   };
   std::vector<Setting> settings;
+  for (int min_width : flags.get_int_list("min_widths"))
   for (int workers : flags.get_int_list("workers"))
     for (int step : flags.get_int_list("width_steps"))
       for (int batch : flags.get_int_list("batches")) {
@@ -124,7 +126,8 @@ int run(int argc, char** argv) {
         p.batch_num = batch;
         p.width_step = step;
         p.workers = workers;
-        settings.push_back({batch, step, workers, std::make_unique<TextRecognizer>(p, base.runtime), {}, {}, 0});
+        p.min_width = min_width;
+        settings.push_back({batch, step, workers, min_width, std::make_unique<TextRecognizer>(p, base.runtime), {}, {}, 0});
       }
   // Warm-up: every setting once on the first 16 crops.
   const std::vector<cv::Mat> warm(data.crops.begin(), data.crops.begin() + std::min<size_t>(16, data.crops.size()));
@@ -143,14 +146,14 @@ int run(int argc, char** argv) {
 
   std::printf("ocrforge_rec_bench: %zu crops, cpu_threads=%d, %d rounds\n", data.crops.size(),
               base.runtime.cpu_threads, rounds);
-  std::printf("%7s %6s %6s %10s %10s %8s %8s %10s %12s\n", "workers", "step", "batch", "ms/crop", "min ms/crop",
+  std::printf("%6s %7s %6s %6s %10s %10s %8s %8s %10s %12s\n", "min_w", "workers", "step", "batch", "ms/crop", "min ms/crop",
               "calls", "acc", "norm_ed", "diff_vs_b1");
   for (const auto& s : settings) {
     RecMetric m;
     for (size_t i = 0; i < s.texts.size(); ++i) m.add(s.texts[i].text, data.truth[i]);
     const Setting* b1 = nullptr;
     for (const auto& o : settings)
-      if (o.step == s.step && o.batch == 1 && (!b1 || o.workers == 1)) b1 = &o;
+      if (o.step == s.step && o.min_width == s.min_width && o.batch == 1 && (!b1 || o.workers == 1)) b1 = &o;
     std::string diff = "-";
     if (b1) {
       long d = 0;
@@ -158,7 +161,7 @@ int run(int argc, char** argv) {
       diff = std::to_string(d);
     }
     const double n = static_cast<double>(data.crops.size());
-    std::printf("%4d x%d %6d %6d %10.2f %10.2f %8ld %8.4f %10.4f %12s\n", s.rec->workers(),
+    std::printf("%6d %4d x%d %6d %6d %10.2f %10.2f %8ld %8.4f %10.4f %12s\n", s.min_width, s.rec->workers(),
                 s.rec->threads_per_worker(), s.step, s.batch, median(s.ms) / n,
                 *std::min_element(s.ms.begin(), s.ms.end()) / n, s.calls, m.acc(), m.norm_edit_dis(), diff.c_str());
   }

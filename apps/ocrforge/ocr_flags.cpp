@@ -44,6 +44,9 @@ void declare_ocr_flags(FlagSet& f) {
   f.add("rec_workers", std::to_string(RecParams{}.workers),
         "recognition batches run at once, each with cpu_threads / rec_workers ORT threads "
         "(0: one per cpu thread; results never depend on it)");
+  f.add("rec_min_width", std::to_string(RecParams{}.min_width),
+        "narrowest recognition input: narrower crops are padded to it (0: the rec_image_shape width, PaddleOCR's "
+        "rule; smaller is faster and a little less accurate, docs/benchmarks.md)");
   f.add("max_text_length", "25", "accepted for compatibility");
   f.add_bool("use_space_char", true, "the dictionary is followed by a space class");
   f.add("drop_score", "0.5", "lines with a lower recognition score are dropped");
@@ -137,6 +140,7 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   rec.image_w = rs[2];
   rec.batch_num = f.get_int_at_least("rec_batch_num", 1);
   rec.workers = f.get_int_at_least("rec_workers", 0);
+  rec.min_width = f.get_int_at_least("rec_min_width", 0);
   rec.char_dict_path = f.get("rec_char_dict_path");
   rec.use_space_char = f.get_bool("use_space_char");
   // An `ocrforge export` folder brings its dictionary and input shape (explicit flags win).

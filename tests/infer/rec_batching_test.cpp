@@ -28,6 +28,20 @@ TEST(RecBatching, WidthDependsOnlyOnTheCrop) {
   EXPECT_THROW(rec_input_width(cv::Mat(48, 480, CV_8UC3), 48, 320, 0), Error);
 }
 
+TEST(RecBatching, MinWidthLowersOnlyThePaddingFloor) {
+  // 48 x 100 keeps its own width above a floor of 64, is padded to 160 below
+  // a floor of 160; 0 is PaddleOCR's floor (image_w).
+  EXPECT_EQ(rec_input_width(cv::Mat(48, 100, CV_8UC3), 48, 320, 1, 64), 100);
+  EXPECT_EQ(rec_input_width(cv::Mat(48, 100, CV_8UC3), 48, 320, 1, 160), 160);
+  EXPECT_EQ(rec_input_width(cv::Mat(48, 100, CV_8UC3), 48, 320, 1, 0), 320);
+  // A floor above image_w is image_w; widths above image_w are as before.
+  EXPECT_EQ(rec_input_width(cv::Mat(48, 100, CV_8UC3), 48, 320, 1, 400), 320);
+  EXPECT_EQ(rec_input_width(cv::Mat(24, 245, CV_8UC3), 48, 320, 32, 64), 512);
+  // 30 x 10 at height 48: int(48 * 0.3333) = 15, below a floor of 16.
+  EXPECT_EQ(rec_input_width(cv::Mat(30, 10, CV_8UC3), 48, 320, 1, 16), 16);
+  EXPECT_THROW(rec_input_width(cv::Mat(48, 100, CV_8UC3), 48, 320, 1, -1), Error);
+}
+
 TEST(RecBatching, BatchesOnlyEqualWidthsAndCutsAtBatchNum) {
   const std::vector<int> widths = {320, 512, 320, 480, 320, 512, 320};
   const std::vector<float> ratios = {3.f, 10.5f, 1.f, 9.8f, 2.f, 10.2f, 6.f};

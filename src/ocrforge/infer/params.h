@@ -63,6 +63,10 @@ struct RecParams {
   // long lines of similar length can share a batch (1: PaddleOCR's exact
   // width). Part of each crop's input, hence of its result, at any batch size.
   int width_step = 1;
+  // Narrowest input width: a crop whose own width at image_h is narrower is
+  // zero-padded to it. 0: image_w, PaddleOCR's rule (every crop at least 320
+  // wide). See rec_batching.h.
+  int min_width = 0;
   // Batches recognised at the same time, each an ORT run on its own thread
   // with cpu_threads / workers intra-op threads (at least 1). 0: one worker
   // per cpu_thread. Why: ORT's intra-op threads barely speed up one small

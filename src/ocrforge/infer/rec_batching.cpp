@@ -8,13 +8,16 @@
 
 namespace ocrforge {
 
-int rec_input_width(const cv::Mat& crop, int image_h, int image_w, int width_step) {
-  if (image_h <= 0 || image_w <= 0 || width_step <= 0)
-    throw Error("rec_input_width: image_h, image_w and width_step must be positive (check --rec_image_shape)");
+int rec_input_width(const cv::Mat& crop, int image_h, int image_w, int width_step, int min_width) {
+  if (image_h <= 0 || image_w <= 0 || width_step <= 0 || min_width < 0)
+    throw Error("rec_input_width: image_h, image_w and width_step must be positive and min_width >= 0 "
+                "(check --rec_image_shape / --rec_min_width)");
+  const int floor = min_width > 0 ? std::min(min_width, image_w) : image_w;
   // float arithmetic as PaddleOCR's predict_rec (max_wh_ratio, then int()).
-  const float ratio = std::max(static_cast<float>(image_w) / static_cast<float>(image_h), aspect_ratio(crop));
+  const float ratio = std::max(static_cast<float>(floor) / static_cast<float>(image_h), aspect_ratio(crop));
   const int w = static_cast<int>(static_cast<float>(image_h) * ratio);
-  if (w <= image_w) return image_w;
+  if (w <= floor) return floor;
+  if (w <= image_w) return w;
   return (w + width_step - 1) / width_step * width_step;
 }
 

@@ -15,8 +15,10 @@ namespace ocrforge {
 // The input width of one crop: PaddleOCR's batch-of-one width,
 // int(image_h * max(image_w / image_h, w / h)), and, when that exceeds
 // image_w, rounded up to a multiple of width_step (>= 1) so long lines of
-// similar length meet in one width.
-int rec_input_width(const cv::Mat& crop, int image_h, int image_w, int width_step);
+// similar length meet in one width. min_width (0: image_w, PaddleOCR's rule)
+// lowers the padding floor: a crop whose own width int(image_h * w / h) lies
+// between min_width and image_w keeps it instead of being padded to image_w.
+int rec_input_width(const cv::Mat& crop, int image_h, int image_w, int width_step, int min_width = 0);
 
 struct RecBatch {
   int width = 0;              // input width of every crop in the batch

@@ -66,7 +66,7 @@ std::vector<RecText> TextRecognizer::recognize(const std::vector<cv::Mat>& crops
   std::vector<int> widths(crops.size());
   std::vector<float> ratios(crops.size());
   for (size_t i = 0; i < crops.size(); ++i) {
-    widths[i] = rec_input_width(crops[i], h, params_.image_w, params_.width_step);
+    widths[i] = rec_input_width(crops[i], h, params_.image_w, params_.width_step, params_.min_width);
     ratios[i] = aspect_ratio(crops[i]);
   }
   const std::vector<RecBatch> batches = plan_rec_batches(widths, ratios, params_.batch_num);

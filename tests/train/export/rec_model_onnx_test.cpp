@@ -75,7 +75,7 @@ TEST(RecModelOnnx, CrnnMatchesOrt) {  // MobileNetV3 small + 2-layer BiLSTM
 }
 
 TEST(RecModelOnnx, OtherNecksAndATwoLayerHeadMatchOrt) {
-  for (const std::string& neck : {"reshape", "fc"}) {
+  for (const char* neck : {"reshape", "fc"}) {
     YAML::Node a = config_architecture("en_CRNN_mobilenetv3_rec.yml");
     a["Neck"]["encoder_type"] = neck;
     a["Backbone"]["model_name"] = "large";
