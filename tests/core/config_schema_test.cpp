@@ -130,7 +130,7 @@ TEST(ConfigSchema, UnknownComponentNameListsKnownNames) {
                        "Optimizer.lr.name: unknown learning-rate schedule 'Cosin' "
                        "(known: Const, Cosine, Linear, Piecewise)"));
   EXPECT_TRUE(contains(problems_of("Loss:\n  use_focal_loss: true\n"),
-                       "Loss.name: missing loss name (known: CTCLoss, ClsLoss, CombinedLoss)"));
+                       "Loss.name: missing loss name (known: CTCLoss, ClsLoss, MultiLoss, CombinedLoss)"));
   EXPECT_TRUE(contains(problems_of("Architecture:\n  Transform:\n    name: TPS\n"),
                        "unknown rectification transform 'TPS' (known: none)"));
 }

@@ -61,6 +61,9 @@ Field architecture_section() {
   std::vector<Variant> heads = {
       {"CTCHead", {{"fc_decay", N}, {"mid_channels", I}, {"return_feats", B},
                    {"out_channels", I}}},
+      // PP-OCRv3: CTCHead (with its own Neck) + the training-only SARHead;
+      // the entries are checked by train/models/rec_arch_spec.cpp
+      {"MultiHead", {{"head_list", Kind::Any}, {"out_channels_list", Kind::Any}}},
   };
   return section("Architecture", {
       {"model_type", S, {"rec", "det", "cls"}},
@@ -112,7 +115,7 @@ Field data_section(const std::string& key) {
       {"RecAug", {{"tia_prob", N}, {"crop_prob", N}, {"reverse_prob", N}, {"noise_prob", N},
                   {"jitter_prob", N}, {"blur_prob", N}, {"hsv_aug_prob", N},
                   {"use_tia", B}, {"aug_prob", N}}},
-      // PP-OCRv3 MultiHead / distillation configs: CTC (+ SAR) labels in one
+      // PP-OCRv3 MultiHead / distillation configs: CTC + SAR labels in one
       // step, and concatenation of short crops (train/data/rec_con_aug.h)
       {"MultiLabelEncode", {{"max_text_length", I}, {"character_dict_path", S},
                             {"use_space_char", B}, {"gtc_encode", S}}},
@@ -145,6 +148,8 @@ Field build_schema() {
       global_section(),
       architecture_section(),
       component("Loss", "loss", {{"CTCLoss", {{"use_focal_loss", B}}}, {"ClsLoss", {}},
+                                 // MultiHead: CTCLoss + SARLoss (train/models/rec_loss_spec.h checks the list)
+                                 {"MultiLoss", {{"loss_config_list", Kind::Any}, {"weight_1", N}, {"weight_2", N}}},
                                  // distillation: a weighted list of loss terms
                                  // (train/models/distill_loss_spec.h checks it)
                                  {"CombinedLoss", {{"loss_config_list", Kind::Any}}}}),

@@ -269,7 +269,11 @@ TEST(RecDataConfig, PpOcrV3SectionsLoad) {
   const Sample s = train.dataset->load_sample(0, 5, &stats);
   EXPECT_EQ(s.tensors.at("image").sizes(), (std::vector<int64_t>{3, 48, 320}));
   EXPECT_EQ(s.tensors.at("label").sizes(), (std::vector<int64_t>{25}));
-  EXPECT_EQ(s.tensors.count("label_ctc") + s.tensors.count("label_sar"), 0u);  // the CTC label is "label"
+  EXPECT_EQ(s.tensors.count("label_ctc"), 0u);  // the CTC label is "label"
+  // MultiLabelEncode's SAR label: <BOS/EOS> (63 characters + <UKN> -> 64) first, max_text_length long.
+  ASSERT_EQ(s.tensors.count("label_sar"), 1u);
+  EXPECT_EQ(s.tensors.at("label_sar").sizes(), (std::vector<int64_t>{25}));
+  EXPECT_EQ(s.tensors.at("label_sar")[0].item<int64_t>(), 64);
 }
 
 TEST(RecDataConfig, ExtOpTransformIdxMustBeOne) {

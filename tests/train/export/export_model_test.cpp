@@ -12,10 +12,12 @@
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/onnx/onnx_graph_module.h"
 #include "ocrforge/train/task/rec_distill_task.h"
+#include "ocrforge/train/task/rec_task.h"
 #include "ocrforge/train/task/task.h"
 #include "ocrforge/train/task/training_schema.h"
 #include "train/onnx/shipped_model_inputs.h"
 #include "train/task/distill_fixture.h"
+#include "train/task/multihead_fixture.h"
 
 namespace ocrforge {
 namespace {
@@ -168,6 +170,54 @@ TEST(ExportModel, DistillationWritesAFolderPerModelThatOrtRunsLikeLibTorch) {
     const YAML::Node yml = YAML::LoadFile(m.yml_path);
     EXPECT_EQ(yml["PostProcess"]["name"].as<std::string>(), "CTCLabelDecode") << m.name;
     EXPECT_EQ(yml["PostProcess"]["character_dict"].size(), 10u) << m.name;
+  }
+}
+
+// A PP-OCRv3 MultiHead exports its CTC branch: ORT on the file computes what
+// the model's (CTC) predict computes, the SARHead's tensors are left out and
+// said so, and a checkpoint without them (trained before ocrforge built the
+// SAR branch) exports too; any other missing tensor is still an error.
+TEST(ExportModel, MultiHeadExportsTheCtcBranchAndLeavesTheSarHeadOut) {
+  const auto t = test::make_tiny_task("export_multihead", 4);
+  register_training_schema();
+  Config config = Config::from_string(test::tiny_multihead_config(t, 1, 4));
+  std::unique_ptr<Task> task = make_task(config, trainer_options_from_config(config), torch::kCPU);
+  {
+    torch::NoGradGuard no_grad;
+    torch::Generator g = at::detail::createCPUGenerator(13);
+    for (auto& p : task->model().parameters()) p.add_(torch::randn(p.sizes(), g) * 0.05);
+  }
+  save_checkpoint(t.dir + "/ckpt", task->model(), nullptr, CheckpointData{});
+  config.apply_overrides({"Global.pretrained_model=" + t.dir + "/ckpt", "Global.save_inference_dir=" + t.dir + "/out"});
+  const ExportReport r = export_inference_model(config);
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("Architecture MultiHead: the SARHead (training only"), std::string::npos) << r.notes[0];
+  RecModel model = dynamic_cast<RecTask*>(task.get())->rec_model();
+  model->eval();
+  const torch::Tensor x = torch::rand({2, 3, 32, 100}) * 2 - 1;
+  {
+    torch::NoGradGuard no_grad;
+    EXPECT_LE((test::ort_output(r.onnx_path, "rec", x) - model->predict(x)).abs().max().item<double>(), 1e-4);
+  }
+  // The same network saved without its SARHead (a MultiHead without the SARHead entry).
+  test::MultiHeadOptions no_sar;
+  no_sar.sar = false;
+  const Config ctc_only = Config::from_string(test::tiny_multihead_config(t, 1, 4, no_sar));
+  std::unique_ptr<Task> old = make_task(ctc_only, trainer_options_from_config(ctc_only), torch::kCPU);
+  save_checkpoint(t.dir + "/old", old->model(), nullptr, CheckpointData{});
+  config.apply_overrides({"Global.pretrained_model=" + t.dir + "/old", "Global.save_inference_dir=" + t.dir + "/out2"});
+  EXPECT_NO_THROW(export_inference_model(config));
+  // A checkpoint of another CTC branch is refused, naming the keys.
+  Config other = Config::from_string(test::tiny_multihead_config(t, 1, 4, no_sar));
+  other.apply_overrides({"Architecture.Head.head_list=[{CTCHead: {Neck: {name: rnn, hidden_size: 16}}}]"});
+  std::unique_ptr<Task> wrong = make_task(other, trainer_options_from_config(other), torch::kCPU);
+  save_checkpoint(t.dir + "/wrong", wrong->model(), nullptr, CheckpointData{});
+  config.apply_overrides({"Global.pretrained_model=" + t.dir + "/wrong"});
+  try {
+    export_inference_model(config);
+    ADD_FAILURE() << "a checkpoint with another neck exported";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("shape mismatches: head.fc.weight"), std::string::npos) << e.what();
   }
 }
 

@@ -49,7 +49,7 @@ Head:
 )";
 }  // namespace
 
-TEST(RecArchFromYaml, PPOCRv3MultiHeadTakesTheCtcBranch) {
+TEST(RecArchFromYaml, PPOCRv3MultiHeadTakesTheCtcAndSarBranches) {
   const auto s = rec_arch_from_yaml(YAML::Load(kPPOCRv3), 6625);
   EXPECT_EQ(s.algorithm, "SVTR_LCNet");
   EXPECT_EQ(s.backbone.name, "MobileNetV1Enhance");
@@ -66,7 +66,26 @@ TEST(RecArchFromYaml, PPOCRv3MultiHeadTakesTheCtcBranch) {
   EXPECT_EQ(s.head.name, "CTCHead");
   EXPECT_EQ(s.head.out_channels, 6625);
   EXPECT_FLOAT_EQ(s.head.fc_decay, 1e-5f);
-  EXPECT_EQ(s.dropped_heads, (std::vector<std::string>{"SARHead"}));
+  // The SARHead: PP-OCRv3's enc_dim / max_text_length, SARHead's other defaults,
+  // dictionary + <UKN>, <BOS/EOS>, <PAD> classes; nothing left out.
+  ASSERT_TRUE(s.sar.has_value());
+  EXPECT_EQ(s.sar->out_channels, 6627);
+  EXPECT_EQ(s.sar->enc_dim, 512);
+  EXPECT_EQ(s.sar->max_text_length, 25);
+  EXPECT_EQ(s.sar->d_k, 512);
+  EXPECT_FALSE(s.sar->enc_bi_rnn);
+  EXPECT_FALSE(s.sar->enc_gru);
+  EXPECT_FLOAT_EQ(s.sar->enc_drop_rnn, 0.1f);
+  EXPECT_FLOAT_EQ(s.sar->dec_drop_rnn, 0.0f);
+  EXPECT_FLOAT_EQ(s.sar->pred_dropout, 0.1f);
+  EXPECT_TRUE(s.sar->pred_concat);
+  EXPECT_TRUE(s.dropped_heads.empty());
+  // NRTRHead (PP-OCRv4) is still not built: listed as dropped.
+  std::string v4 = kPPOCRv3;
+  v4.replace(v4.find("    - SARHead:"), std::string::npos, "    - NRTRHead: {nrtr_dim: 384, max_text_length: 25}\n");
+  const auto n = rec_arch_from_yaml(YAML::Load(v4), 6625);
+  EXPECT_FALSE(n.sar.has_value());
+  EXPECT_EQ(n.dropped_heads, (std::vector<std::string>{"NRTRHead"}));
 }
 
 TEST(RecArchFromYaml, OmittedKeysTakePaddleOcrDefaults) {
@@ -176,5 +195,12 @@ TEST(RecArchFromYaml, StructuralErrors) {
   EXPECT_NE(error_of("Backbone: {name: MobileNetV3}\n" + ok_neck, 1).find("at least 2 CTC classes"), std::string::npos);
   EXPECT_NE(error_of("Backbone: {name: MobileNetV3}\nHead: {name: MultiHead, head_list: [{SARHead: {}}]}")
                 .find("no CTCHead entry"),
+            std::string::npos);
+  const std::string multi = "Backbone: {name: MobileNetV3}\nHead: {name: MultiHead, head_list: [{CTCHead: {Neck: "
+                            "{name: rnn}}}, {SARHead: ";
+  EXPECT_NE(error_of(multi + "{enc_dims: 64}}]}").find("Architecture.Head.head_list[1].SARHead.enc_dims: unknown key "
+                                                      "(did you mean 'enc_dim'?)"),
+            std::string::npos);
+  EXPECT_NE(error_of(multi + "{pred_dropout: 1.0}}]}").find("SARHead.pred_dropout: a dropout probability in [0, 1)"),
             std::string::npos);
 }

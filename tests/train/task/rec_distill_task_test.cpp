@@ -1,5 +1,6 @@
 // Recognition distillation as a task: PaddleOCR's PP-OCRv3 distillation
-// config builds (with what is left out said once), parameter names carry the
+// config builds with every term (SAR branch included) and trains a step,
+// parameter names carry the
 // model names, a frozen teacher gets no gradient, the loss terms are
 // PaddleOCR's, dictionaries that differ are compared over their shared
 // characters, and bad configs fail naming the key.
@@ -15,6 +16,7 @@
 #include "ocrforge/train/task/training_schema.h"
 #include "test_support.h"
 #include "train/task/distill_fixture.h"
+#include "train/task/multihead_fixture.h"
 
 using namespace ocrforge;
 
@@ -63,12 +65,90 @@ TEST(RecDistillTask, BuildsPaddleOCRsPPOCRv3DistillationConfig) {
   EXPECT_EQ(teacher + student, static_cast<int>(task->model().parameters().size()));
   // The head's pinned L2 reaches through the member name.
   EXPECT_FLOAT_EQ(task->pinned_l2_decay("Student.head.fc.weight").value_or(-1), 1e-5f);
-  // What is not built is said, once per thing.
+  // The SAR branch is built: its weights are checkpoint keys, its L2 is the optimizer's.
+  EXPECT_EQ(task->model().named_parameters().contains("Student.sar_head.decoder.prediction.weight"), true);
+  EXPECT_FALSE(task->pinned_l2_decay("Teacher.sar_head.decoder.prediction.weight").has_value());
+  // Every term is built: nothing is left out, use_guide is kept.
   const auto w = task->startup_warnings();
-  EXPECT_TRUE(contains(w, "Architecture.Models.Student MultiHead: only the CTC branch is trained; not built: SARHead"));
-  EXPECT_TRUE(contains(w, "Architecture.Models.Teacher use_guide: True"));
-  EXPECT_TRUE(contains(w, "Loss.loss_config_list[1].DistillationDMLLoss: needs the SAR branch"));
-  EXPECT_TRUE(contains(w, "Loss.loss_config_list[4].DistillationSARLoss: needs the SAR branch"));
+  EXPECT_FALSE(contains(w, "not built")) << w.front();
+  EXPECT_FALSE(contains(w, "left out")) << w.front();
+  EXPECT_FALSE(contains(w, "use_guide")) << w.front();
+  EXPECT_TRUE(d->member("Teacher").arch.neck.use_guide);
+  EXPECT_NO_THROW(task->check_trainable());
+  EXPECT_TRUE(contains(task->startup_info(), "Architecture.Models.Student MultiHead: the SARHead (enc_dim 512"));
+  EXPECT_TRUE(contains(task->startup_info(), "Architecture.Models.Teacher MultiHead: the SARHead (enc_dim 512"));
+
+  // One step on a few rendered numbers: PaddleOCR's seven loss values.
+  const auto t = test::make_tiny_task("distill_v3_full", 4);
+  c.apply_overrides({"Train.dataset.data_dir=" + t.dir, "Train.dataset.label_file_list=[" + t.dir + "/rec_gt.txt]",
+                     "Train.loader.batch_size_per_card=2", "Train.loader.num_workers=0"});
+  auto loader = task->make_loader("Train", true, 0, 1);
+  EXPECT_TRUE(contains(task->startup_info(), "MultiLabelEncode: a text of 24 or more characters"));
+  loader->start_epoch(0);
+  Batch batch;
+  ASSERT_TRUE(loader->next(&batch));
+  task->model().train();
+  const StepLoss s = task->train_step(batch);
+  std::vector<std::string> names;
+  for (const auto& [n, v] : s.parts) {
+    names.push_back(n);
+    EXPECT_TRUE(std::isfinite(v)) << n;
+    EXPECT_GT(v, 0.0) << n;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"dml_ctc_0", "dml_sar_0", "loss_distance_Student_Teacher_0",
+                                             "loss_ctc_Student_0", "loss_ctc_Teacher_1", "loss_sar_Student_0",
+                                             "loss_sar_Teacher_1"}));
+}
+
+// The tiny version of PaddleOCR's recipe (two small MultiHead models, the
+// same five terms) trains with every term, and the log lists their values.
+TEST(RecDistillTask, TinyPpOcrV3RecipeTrainsEveryTermAndLogsThem) {
+  const auto t = test::make_tiny_task("distill_v3_tiny", 8);
+  Config c = Config::from_string(test::tiny_v3_distill_config(t, 1, 4));
+  c.apply_overrides({"Global.print_batch_step=1"});
+  {
+    auto task = task_for(c);
+    EXPECT_TRUE(task->startup_warnings().empty()) << task->startup_warnings().front();
+    auto loader = task->make_loader("Train", true, 0, 1);
+    loader->start_epoch(0);
+    Batch batch;
+    ASSERT_TRUE(loader->next(&batch));
+    task->model().train();
+    const StepLoss s = task->train_step(batch);
+    double sum = 0;
+    for (const auto& [n, v] : s.parts) sum += v;
+    ASSERT_EQ(s.parts.size(), 7u);
+    EXPECT_NEAR(s.loss.item<double>(), sum, 1e-4 * std::abs(sum));
+    s.loss.backward();
+    // Every SAR head learns: through its own SARLoss and the SAR DML.
+    for (const char* p : {"Student.sar_head.decoder.prediction.weight", "Teacher.sar_head.encoder.linear.weight"})
+      EXPECT_GT(task->model().named_parameters()[p].grad().abs().sum().item<double>(), 0.0) << p;
+  }
+  Trainer trainer(c);
+  trainer.train();
+  const std::string log = test::read_text(t.save_dir + "/train.log");
+  for (const char* name : {"dml_ctc_0: ", "dml_sar_0: ", "loss_sar_Student_0: ", "loss_sar_Teacher_1: ",
+                           "loss_ctc_Student_0: "})
+    EXPECT_NE(log.find(name), std::string::npos) << name << "\n" << log;
+  EXPECT_EQ(log.find("left out"), std::string::npos);
+}
+
+// A SAR term names a model without a SAR branch: the error says which.
+TEST(RecDistillTask, SarTermsNeedAMemberWithASarHead) {
+  const auto t = test::make_tiny_task("distill_v3_bad", 4);
+  YAML::Node root = YAML::Load(test::tiny_v3_distill_config(t, 1, 4));
+  const YAML::Node ctc_only = YAML::Clone(root["Architecture"]["Models"]["Teacher"]["Head"]["head_list"][0]);
+  root["Architecture"]["Models"]["Teacher"]["Head"]["head_list"] = YAML::Load("[]");
+  root["Architecture"]["Models"]["Teacher"]["Head"]["head_list"].push_back(ctc_only);
+  const std::string e = thrown([&] { task_for(Config::from_string(YAML::Dump(root))); });
+  EXPECT_NE(e.find("Loss.loss_config_list[1].DistillationDMLLoss.model_name_pairs: 'Teacher' has no SAR branch"),
+            std::string::npos)
+      << e;
+  YAML::Node wrong = YAML::Load(test::tiny_v3_distill_config(t, 1, 4));
+  wrong["Loss"]["loss_config_list"][4]["DistillationSARLoss"]["ignore_index"] = 92;
+  EXPECT_NE(thrown([&] { task_for(Config::from_string(YAML::Dump(wrong))); })
+                .find("DistillationSARLoss.ignore_index: 92, but the SAR labels pad with index 12"),
+            std::string::npos);
 }
 
 TEST(RecDistillTask, FrozenTeacherGetsNoGradientAndTheLossHasPaddleOCRsTerms) {

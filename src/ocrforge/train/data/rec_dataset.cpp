@@ -4,8 +4,12 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/data/data_rng.h"
 #include "ocrforge/train/data/replacement.h"
+#include "ocrforge/train/data/sar_label_encode.h"
 
 namespace ocrforge {
+
+const char* const RecDataset::kSarTooLongReason =
+    "texts too long for MultiLabelEncode's SAR label (max_text_length - 2 characters at most; replaced)";
 
 RecDataset::RecDataset(std::vector<RecLabel> samples, RecTransformSpec transforms, bool random_replacement)
     : samples_(std::move(samples)), transforms_(std::move(transforms)), random_replacement_(random_replacement) {
@@ -43,6 +47,13 @@ int RecDataset::con_aug(RecConAugPart* part, uint64_t rng_seed) const {
   return rec_con_aug(part, transforms_.con_aug, rng, next_ext);
 }
 
+bool RecDataset::encode_sar(const CtcLabel& label, RecSample* out) const {
+  if (!transforms_.multi_label_encode) return true;
+  const std::vector<int64_t> text(label.label.begin(), label.label.begin() + label.length);
+  out->label_sar = sar_label_from_ctc(text, sar_classes(transforms_.charset), transforms_.max_text_length);
+  return !out->label_sar.empty();
+}
+
 RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSample* out, long* dropped) const {
   const RecLabel& entry = samples_[index];
   // The label first: a rejected label costs no image decode.
@@ -50,6 +61,8 @@ RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSam
   *dropped += label.dropped_chars;
   if (label.status == LabelStatus::kTooLong) return Outcome::kTooLong;
   if (label.status == LabelStatus::kEmpty) return Outcome::kEmpty;
+  // MultiLabelEncode drops what either of its encoders rejects (PaddleOCR).
+  if (!encode_sar(label, out)) return Outcome::kSarTooLong;
 
   cv::Mat img;
   const DecodeStatus ds = decode_image(entry.path, &img);
@@ -68,6 +81,7 @@ RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSam
       label = ctc_label_encode(part.text, transforms_.charset, transforms_.max_text_length);
       if (label.status != LabelStatus::kOk) return Outcome::kTooLong;
       *dropped += label.dropped_chars - own_dropped;
+      if (!encode_sar(label, out)) return Outcome::kSarTooLong;
     }
   }
   if (transforms_.use_aug) {
@@ -106,6 +120,10 @@ RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats) co
       case Outcome::kUndecodable: ++local.undecodable; last_problem = "image not decodable"; break;
       case Outcome::kTooLong: ++local.too_long; last_problem = "label longer than max_text_length"; break;
       case Outcome::kEmpty: ++local.empty_label; last_problem = "label empty after dropping unknown characters"; break;
+      case Outcome::kSarTooLong:
+        ++local.other[kSarTooLongReason];
+        last_problem = "label of max_text_length - 1 or more characters (MultiLabelEncode's SAR label)";
+        break;
     }
     last_problem = "'" + samples_[current].path + "': " + last_problem;
   }
@@ -126,6 +144,9 @@ Sample RecDataset::load_sample(size_t index, uint64_t rng_seed, DataStats* stats
   s.tensors["label"] = torch::from_blob(r.label.data(), {static_cast<int64_t>(r.label.size())}, torch::kInt64).clone();
   s.tensors["length"] = torch::tensor(r.length, torch::kInt64);
   s.tensors["valid_ratio"] = torch::tensor(r.valid_ratio, torch::kFloat32);
+  if (!r.label_sar.empty())
+    s.tensors["label_sar"] =
+        torch::from_blob(r.label_sar.data(), {static_cast<int64_t>(r.label_sar.size())}, torch::kInt64).clone();
   s.text = std::move(r.text);
   s.path = std::move(r.path);
   return s;

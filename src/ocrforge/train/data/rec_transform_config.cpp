@@ -55,12 +55,11 @@ std::array<int, 3> parse_image_shape(const YAML::Node& p, const std::string& pat
 
 namespace {
 
-// MultiLabelEncode (PP-OCRv3 / v4 MultiHead configs) makes CTC + SAR (or
-// NRTR, `gtc_encode`) labels in PaddleOCR. ocrforge trains MultiHead's CTC
-// branch alone, so here it is CTCLabelEncode under another name: the same
-// "label" / "length" and the same rejection of empty or too long texts.
-// (PaddleOCR's SAR part would also drop texts of max_text_length - 1 or more
-// dictionary characters; without a SAR branch there is no reason to.)
+// MultiLabelEncode (PP-OCRv3 MultiHead configs) makes CTC + SAR labels, as
+// PaddleOCR's: CTCLabelEncode's "label" / "length" plus SARLabelEncode's
+// "label_sar" (sar_label_encode.h), and a text either rejects is dropped
+// (the SAR label also rejects max_text_length - 1 or more characters).
+// PP-OCRv4's NRTR labels (`gtc_encode`) are refused: that branch is not built.
 // max_text_length / character_dict_path / use_space_char are accepted and not
 // read: PaddleOCR's create_operators overwrites every transform's copies with
 // Global's, which are what this pipeline uses.
@@ -68,7 +67,7 @@ void parse_multi_label_encode(const YAML::Node& p, const std::string& path) {
   y::check_keys(p, path, {"max_text_length", "character_dict_path", "use_space_char", "gtc_encode"});
   if (p && p.IsMap() && p["gtc_encode"] && !p["gtc_encode"].IsNull())
     throw UsageError("config key '" + path + ".gtc_encode': the GTC / NRTR branch of MultiHead is not built by "
-                     "ocrforge (only the CTC branch trains), so its labels cannot be used; remove the key");
+                     "ocrforge (its CTC and SAR branches are), so its labels cannot be used; remove the key");
 }
 
 // RecConAug: prob, ext_data_num, image_shape [H, W, C], max_text_length
@@ -167,20 +166,18 @@ RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, cons
   }
   for (const char* required : {"DecodeImage", "RecResizeImg"})
     if (!position.count(required)) throw UsageError("'" + where + "' needs a " + required + " transform");
-  // Exactly one label step: MultiLabelEncode is CTCLabelEncode here.
+  // Exactly one label step: MultiLabelEncode includes CTCLabelEncode's labels.
   const bool ctc = position.count("CTCLabelEncode") > 0, multi = position.count("MultiLabelEncode") > 0;
   if (ctc && multi)
     throw UsageError("'" + where + "' lists both CTCLabelEncode and MultiLabelEncode; keep one (MultiLabelEncode "
-                     "makes the same CTC labels in ocrforge)");
+                     "makes CTCLabelEncode's labels and the SAR label)");
   if (!ctc && !multi) throw UsageError("'" + where + "' needs a CTCLabelEncode (or MultiLabelEncode) transform");
   const std::string label_step = multi ? "MultiLabelEncode" : "CTCLabelEncode";
   spec.multi_label_encode = multi;
   if (!keep_keys_path.empty()) {
     if (multi) {
       // label_ctc is the CTC label: the batch tensor keeps the name "label",
-      // which the tasks read. label_sar is accepted and produces nothing: the
-      // SAR branch of MultiHead is not built (the rec task logs that), so no
-      // SAR label exists to keep.
+      // which the tasks read; label_sar is the batch's "label_sar".
       parse_keep_keys(keep_keys, keep_keys_path, {"image", "label_ctc", "label_sar", "length", "valid_ratio"});
     } else {
       if (keep_keys && keep_keys.IsMap() && keep_keys["keep_keys"] && keep_keys["keep_keys"].IsSequence())

@@ -32,11 +32,11 @@ const std::vector<std::string>& known_rec_transforms();
 // character_dict_path / use_space_char / max_text_length to every transform).
 // RecConAug and RecAug are used only when listed and `training` is true
 // (RecConAug's max_text_length defaults to `max_text_length`).
-// MultiLabelEncode stands for CTCLabelEncode (only MultiHead's CTC branch is
-// trained): exactly one of the two is required. KeepKeys may list image,
-// label, length, valid_ratio after CTCLabelEncode, and image, label_ctc,
-// label_sar, length, valid_ratio after MultiLabelEncode (label_ctc is the
-// "label" tensor; label_sar makes nothing).
+// MultiLabelEncode makes CTCLabelEncode's labels plus the SAR label
+// (sar_label_encode.h): exactly one of the two is required. KeepKeys may list
+// image, label, length, valid_ratio after CTCLabelEncode, and image,
+// label_ctc, label_sar, length, valid_ratio after MultiLabelEncode (label_ctc
+// is the "label" tensor, label_sar the "label_sar" one).
 // Throws UsageError on: unknown transform names (listing the known ones),
 // unknown or invalid parameters (MultiLabelEncode's gtc_encode: no NRTR
 // branch), a missing DecodeImage / label step / RecResizeImg, both label

@@ -1,7 +1,7 @@
 // The recognition transforms of PaddleOCR's Train/Eval.dataset.transforms as
 // typed steps: DecodeImage -> RecConAug -> RecAug -> CTCLabelEncode (or
-// MultiLabelEncode, its CTC part) -> RecResizeImg -> KeepKeys [image, label,
-// length, valid_ratio]. RecTransformSpec holds every parameter;
+// MultiLabelEncode: CTC + SAR labels, sar_label_encode.h) -> RecResizeImg ->
+// KeepKeys [image, label, length, valid_ratio (, label_sar)]. RecTransformSpec holds every parameter;
 // rec_transform_config.h builds it from a config.
 #pragma once
 #include <array>
@@ -27,9 +27,10 @@ struct RecTransformSpec {
   // Global.character_dict_path; Global.use_space_char is part of it (the
   // space is the last class when set), so it is not repeated here.
   Charset charset = Charset::from_chars({}, false);
-  // The label step was MultiLabelEncode (PP-OCRv3 MultiHead configs). Only
-  // its CTC labels are made, exactly as CTCLabelEncode's: ocrforge trains the
-  // CTC branch of MultiHead alone, so no SAR / NRTR label exists.
+  // The label step was MultiLabelEncode (PP-OCRv3 MultiHead configs): the
+  // CTC label as CTCLabelEncode's plus SARLabelEncode's label_sar, and a text
+  // too long for the SAR label (max_text_length - 1 or more characters) is
+  // rejected, as PaddleOCR does.
   bool multi_label_encode = false;
 };
 

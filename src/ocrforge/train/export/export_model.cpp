@@ -11,6 +11,7 @@
 #include "ocrforge/train/export/inference_yml.h"
 #include "ocrforge/train/export/rec_model_onnx.h"
 #include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/loop/checkpoint_ctc_branch.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/task/det_task.h"
@@ -56,6 +57,15 @@ Config member_config(const Config& config, const RecDistillMember& m) {
   return Config::from_string(YAML::Dump(root), config.origin());
 }
 
+// The SARHead of a MultiHead trains only; the inference graph is the CTC branch.
+void note_sar_head(const RecModel& model, const std::string& where, ExportReport& r) {
+  if (!model || !model->sar_head()) return;
+  r.notes.push_back(where + "MultiHead: the SARHead (training only, " +
+                    std::to_string(model->sar_head()->parameters().size()) +
+                    " parameter tensors) is not exported; inference.onnx is the CTC branch, as PaddleOCR's "
+                    "inference model");
+}
+
 void export_distillation(const Config& config, RecDistillTask& task, const std::string& out_dir, ExportReport& r) {
   const int height = rec_input_size(config.root()).first;
   for (const auto& m : task.members()) {
@@ -74,6 +84,7 @@ void export_distillation(const Config& config, RecDistillTask& task, const std::
       const OnnxGraph g = rec_model_to_onnx(*m.native, height);
       write_onnx_graph(g, e.onnx_path);
       io = io_of(g);
+      note_sar_head(m.native, m.spec.path + " ", r);
     }
     check_onnx_model(e.onnx_path);
     e.yml_path = (dir / "inference.yml").string();
@@ -105,7 +116,10 @@ ExportReport export_inference_model(const Config& config) {
   ExportReport r;
   const std::string weights = !options.checkpoints.empty() ? options.checkpoints : options.pretrained_model;
   if (!weights.empty()) {
-    load_checkpoint(weights, task->model(), nullptr);  // every tensor must fit: a mismatch names the keys
+    // Every tensor must fit (a mismatch names the keys), except that a MultiHead
+    // checkpoint trained before ocrforge built its SARHead lacks sar_head.*:
+    // export writes the CTC branch only.
+    load_checkpoint_ctc_branch(weights, task->model());
     r.weights_from = checkpoint_path(weights);
   } else if (auto* distill = dynamic_cast<RecDistillTask*>(task.get())) {
     // Without a checkpoint of the whole distillation, each native member needs its own weights.
@@ -145,6 +159,7 @@ ExportReport export_inference_model(const Config& config) {
       auto* rec = dynamic_cast<RecTask*>(task.get());
       if (!rec || !rec->rec_model()) throw Error("internal: a native rec config built no recognition model");
       g = rec_model_to_onnx(*rec->rec_model(), rec_input_size(config.root()).first);
+      note_sar_head(rec->rec_model(), "Architecture ", r);
     }
     write_onnx_graph(g, r.onnx_path);
     io = io_of(g);

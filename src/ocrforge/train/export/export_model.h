@@ -9,7 +9,9 @@
 //   DBHead) likewise (export/det_model_onnx.h).
 // - A distillation (Architecture.algorithm Distillation) writes one folder
 //   per model, OUT/Student/, OUT/Teacher/, as PaddleOCR does; each is a
-//   normal inference folder (training-only heads are never built).
+//   normal inference folder.
+// - Training-only heads (PP-OCRv3 MultiHead's SARHead) are not exported: the
+//   inference model is the CTC branch, as PaddleOCR's; `notes` says so.
 // - Native classifiers cannot be trained yet, so there is nothing to export.
 #pragma once
 #include <string>
@@ -32,11 +34,13 @@ struct ExportReport {
   std::vector<ExportedMember> members;  // a distillation's models, each a complete inference folder
   std::string weights_from;  // the checkpoint read, or the ONNX file itself when none was given
   long parameters = 0;       // parameter tensors written back
+  std::vector<std::string> notes;  // what was left out (training-only heads), for the command's output
 };
 
 // Reads Global.save_inference_dir (required) and the weights from
 // Global.checkpoints, else Global.pretrained_model (every tensor must fit:
-// Error naming the keys otherwise), else, for an ONNX architecture, the
+// Error naming the keys otherwise; only a SARHead's may be missing, from a
+// checkpoint trained before ocrforge built it), else, for an ONNX architecture, the
 // graph's own weights (a native model without weights is a UsageError). The
 // written file passes the ONNX checker and strict shape inference.
 ExportReport export_inference_model(const Config& config);

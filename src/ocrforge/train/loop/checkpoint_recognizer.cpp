@@ -14,6 +14,7 @@
 #include "ocrforge/vision/aspect_order.h"
 #include "ocrforge/train/data/rec_input_size.h"
 #include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/loop/checkpoint_ctc_branch.h"
 #include "ocrforge/train/models/rec_model.h"
 #include "ocrforge/vision/rec_resize.h"
 
@@ -62,8 +63,11 @@ CheckpointRecognizer::CheckpointRecognizer(const std::string& checkpoint, int nu
   const std::string dict = cfg.get<std::string>("Global.character_dict_path", "");
   impl_->charset = Charset::load(dict, cfg.get<bool>("Global.use_space_char", true),
                                  "Global.character_dict_path in " + path_);
-  impl_->model = RecModel(rec_arch_from_yaml(cfg.root()["Architecture"], impl_->charset.num_classes()));
-  load_checkpoint(path_, *impl_->model, nullptr);
+  // Inference reads the CTC branch: a MultiHead's training-only SARHead is not built.
+  RecArchSpec spec = rec_arch_from_yaml(cfg.root()["Architecture"], impl_->charset.num_classes());
+  spec.sar.reset();
+  impl_->model = RecModel(spec);
+  load_checkpoint_ctc_branch(path_, *impl_->model);
   impl_->model->set_channels_last(true);  // CPU: faster convolutions (rec_model.h)
   impl_->model->eval();
   // The config's RecResizeImg width is the narrowest input, as --rec_image_shape's

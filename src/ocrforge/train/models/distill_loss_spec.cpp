@@ -69,9 +69,17 @@ DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, con
     read(args, "mode", path, t.mode);
     check_choice(t.mode, {"l1", "l2", "smooth_l1"}, path + ".mode");
   } else if (kind == "DistillationCTCLoss" || kind == "DistillationSARLoss") {
-    check_keys(args, path, {"weight", "model_name_list", "key", "multi_head", "name"});
-    t.name = kind == "DistillationCTCLoss" ? "loss_ctc" : "loss_sar";
+    const bool sar = kind == "DistillationSARLoss";
+    std::vector<std::string> keys = {"weight", "model_name_list", "key", "multi_head", "name"};
+    if (sar) keys.push_back("ignore_index");
+    check_keys(args, path, keys);
+    t.name = sar ? "loss_sar" : "loss_ctc";
     read_list(args, path, models, t);
+    if (sar && present(args, "ignore_index")) {
+      long index = 0;
+      read(args, "ignore_index", path, index);
+      t.ignore_index = index;
+    }
   } else {
     throw UsageError(path + ": unknown loss '" + kind +
                      "' (known: DistillationDMLLoss, DistillationDistanceLoss, DistillationCTCLoss, "
@@ -84,7 +92,6 @@ DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, con
   read(args, "multi_head", path, t.multi_head);
   if (kind == "DistillationDMLLoss" && t.key != "head_out")
     throw UsageError(path + ".key: DML compares class distributions; use key: head_out");
-  if (kind == "DistillationSARLoss" || (kind == "DistillationDMLLoss" && t.dis_head == "sar")) t.built = false;
   return t;
 }
 
@@ -108,11 +115,6 @@ std::vector<DistillLossTerm> distill_loss_from_yaml(const YAML::Node& loss, cons
     const std::string kind = list[i].begin()->first.as<std::string>();
     terms.push_back(term_from_yaml(kind, list[i].begin()->second, path + "." + kind, models));
   }
-  bool any_built = false;
-  for (const auto& t : terms) any_built = any_built || t.built;
-  if (!any_built)
-    throw UsageError("Loss.loss_config_list: every term needs the SAR branch, which is not built; add a "
-                     "DistillationCTCLoss or a DistillationDMLLoss with dis_head: ctc");
   return terms;
 }
 

@@ -9,11 +9,12 @@
 //     key: backbone_out|neck_out|head_out, name}
 //   - DistillationCTCLoss: {model_name_list, key, multi_head, name}
 //       each listed model's own CTC loss on the labels.
-//   - DistillationSARLoss: {model_name_list, ...}: the SAR branch's loss.
-// Terms on the SAR branch (DistillationSARLoss, DML with dis_head: sar) are
-// kept with built = false: ocrforge does not build the SAR head, and the task
-// says so once at start instead of failing on PaddleOCR's own files.
+//   - DistillationSARLoss: {model_name_list, key, multi_head, name, ignore_index}
+//       each listed model's own SARLoss on label_sar (models/sar_loss.h).
+// Terms on the SAR branch (DistillationSARLoss, DML with dis_head: sar) need
+// members whose MultiHead has a SARHead (the distillation task checks).
 #pragma once
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,7 +36,7 @@ struct DistillLossTerm {
   std::string act;               // DML: softmax | sigmoid | "" (none)
   bool use_log = false;
   std::string mode = "l2";       // Distance: l1 | l2 | smooth_l1
-  bool built = true;             // false: needs the SAR branch (not built)
+  std::optional<long> ignore_index;  // SAR: given ignore_index (rec_loss_spec.h)
 };
 
 // UsageError naming the key for: a Loss that is not CombinedLoss, an empty

@@ -86,7 +86,8 @@ HeadSpec ctc_head_from_yaml(const YAML::Node& n, const std::string& path, int nu
 }
 
 // MultiHead: take the CTCHead entry (its own Neck, whose name is the encoder
-// type, and Head); record the training-only attention heads as dropped.
+// type, and Head) and the SARHead entry (PP-OCRv3's guidance branch); record
+// NRTRHead (PP-OCRv4's, not built) as dropped.
 void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_classes, RecArchSpec& spec) {
   check_keys(n, path, {"name", "head_list", "out_channels_list"});
   const auto list = n["head_list"];
@@ -97,7 +98,9 @@ void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_
     if (!list[i].IsMap() || list[i].size() != 1) throw UsageError(p + ": expected one '<HeadName>: {...}' entry");
     const auto name = list[i].begin()->first.as<std::string>();
     const auto args = list[i].begin()->second;
-    if (name == "SARHead" || name == "NRTRHead") {
+    if (name == "SARHead") {
+      spec.sar = sar_head_from_yaml(args, p + ".SARHead", num_classes);
+    } else if (name == "NRTRHead") {
       spec.dropped_heads.push_back(name);
     } else if (name == "CTCHead") {
       found = true;
@@ -117,6 +120,9 @@ void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_
     }
   }
   if (!found) throw UsageError(path + ".head_list: no CTCHead entry; ocrforge trains the CTC branch");
+  // PaddleOCR's MultiHead runs one guidance head: NRTR when listed, else SAR.
+  if (spec.sar && !spec.dropped_heads.empty())
+    throw UsageError(path + ".head_list: lists both SARHead and NRTRHead; MultiHead trains one guidance head, keep one");
 }
 
 }  // namespace

@@ -10,8 +10,11 @@
 // here as there (e.g. en_PP-OCRv3_rec.yml omits last_pool_kernel_size, which
 // PaddleOCR then takes as [3, 2]).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "ocrforge/train/models/sar_head_spec.h"
 
 namespace YAML {
 class Node;
@@ -64,16 +67,21 @@ struct RecArchSpec {
   BackboneSpec backbone;
   NeckSpec neck;
   HeadSpec head;
-  // Training-only auxiliary heads of a PaddleOCR MultiHead (SARHead, NRTRHead)
-  // that were left out: only the CTC branch is built. The trainer should log them.
+  // The SARHead of a PaddleOCR MultiHead: a training-only branch on the
+  // backbone's features (models/sar_head.h); inference and export use the CTC
+  // branch alone. Empty for a CTCHead or a MultiHead without SARHead.
+  std::optional<SarHeadSpec> sar;
+  // Training-only auxiliary heads of a PaddleOCR MultiHead that are not built
+  // (NRTRHead): the trainer logs them.
   std::vector<std::string> dropped_heads;
 };
 
 // From the config's Architecture section (or one Distillation sub-model such
 // as Architecture.Models.Student). num_classes = CTC classes (blank + dict
 // (+ space)). Accepts Head.name CTCHead with a top-level Neck, or MultiHead
-// (PP-OCRv3/v4 style), from which the CTCHead entry (its Neck and Head) is
-// taken. Unknown names or keys throw UsageError naming the key path and the
+// (PP-OCRv3/v4 style): its CTCHead entry (its Neck and Head) is the main
+// branch, a SARHead entry becomes `sar`, an NRTRHead entry is listed in
+// dropped_heads. Unknown names or keys throw UsageError naming the key path and the
 // known values, e.g. "Architecture.Backbone.name: unknown backbone 'X'
 // (known: MobileNetV1Enhance, MobileNetV3)".
 RecArchSpec rec_arch_from_yaml(const YAML::Node& architecture, int num_classes);

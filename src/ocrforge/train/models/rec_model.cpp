@@ -9,6 +9,7 @@ RecModelImpl::RecModelImpl(const RecArchSpec& spec) : spec_(spec) {
   backbone_ = register_module("backbone", make_rec_backbone(spec_.backbone));
   neck_ = register_module("neck", SequenceEncoder(backbone_->out_channels(), spec_.neck));
   head_ = register_module("head", CTCHead(neck_->out_channels(), spec_.head));
+  if (spec_.sar) sar_head_ = register_module("sar_head", SARHead(backbone_->out_channels(), *spec_.sar));
 }
 
 void RecModelImpl::set_channels_last(bool on) {
@@ -23,11 +24,12 @@ torch::Tensor RecModelImpl::in_format(const torch::Tensor& x) const {
   return channels_last_ && x.dim() == 4 ? x.contiguous(at::MemoryFormat::ChannelsLast) : x;
 }
 
-RecForward RecModelImpl::forward_all(torch::Tensor x) {
+RecForward RecModelImpl::forward_all(torch::Tensor x, const SarTargets* sar) {
   RecForward out;
   out.backbone_out = backbone_->forward(in_format(x));
-  out.neck_out = neck_(out.backbone_out);
+  out.neck_out = neck_(out.backbone_out);  // use_guide detaches its input inside: the backbone learns through SAR
   out.logits = head_(out.neck_out);
+  if (sar && sar_head_) out.sar_logits = sar_head_(out.backbone_out, sar->label_sar, sar->valid_ratio);
   return out;
 }
 

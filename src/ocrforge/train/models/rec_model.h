@@ -1,5 +1,7 @@
-// Recognition network = backbone + SequenceEncoder neck + CTC head, built
-// from a RecArchSpec. Child names "backbone", "neck", "head" make the
+// Recognition network = backbone + SequenceEncoder neck + CTC head (+ the
+// training-only SARHead of a PP-OCRv3 MultiHead, "sar_head", which reads the
+// backbone's features), built from a RecArchSpec. Child names "backbone",
+// "neck", "head" make the
 // parameter names (checkpoint keys, later ONNX initializer names) read like
 // PaddleOCR's: backbone.conv1._conv.weight, neck.encoder.svtr_block.0.mixer.qkv.weight,
 // head.fc.weight. Differences from a Paddle state dict: BatchNorm statistics
@@ -15,16 +17,27 @@
 #include "ocrforge/train/models/ctc_head.h"
 #include "ocrforge/train/models/rec_arch_spec.h"
 #include "ocrforge/train/models/rec_backbone.h"
+#include "ocrforge/train/models/sar_head.h"
 #include "ocrforge/train/models/sequence_encoder.h"
 
 namespace ocrforge {
 
 // Every intermediate a distillation loss may compare (PaddleOCR's
-// return_all_feats): backbone_out N,C,H',W'; neck_out N,T,C'; logits N,T,classes.
+// return_all_feats): backbone_out N,C,H',W'; neck_out N,T,C'; logits N,T,classes;
+// sar_logits N,L,SAR classes - 1 (MultiHead's "sar" output; defined only
+// when the SAR branch ran).
 struct RecForward {
   torch::Tensor backbone_out;
   torch::Tensor neck_out;
   torch::Tensor logits;
+  torch::Tensor sar_logits;
+};
+
+// What the SAR branch reads besides the image (PaddleOCR's targets[1:]):
+// label_sar N x L int64 and valid_ratio N float, on the model's device.
+struct SarTargets {
+  torch::Tensor label_sar;
+  torch::Tensor valid_ratio;
 };
 
 class RecModelImpl : public torch::nn::Module {
@@ -33,8 +46,12 @@ class RecModelImpl : public torch::nn::Module {
   explicit RecModelImpl(const RecArchSpec& spec);
   // x: N x in_channels x H x W float, normalised to [-1, 1] -> logits N x T x classes
   // (T = W / 8 for the PP-OCRv3 settings, W / 4 for the CRNN ones).
+  // The CTC branch only, in training and eval mode (PaddleOCR's MultiHead
+  // returns it alone in eval mode; export writes it).
   torch::Tensor forward(torch::Tensor x);
-  RecForward forward_all(torch::Tensor x);
+  // All features; with `sar` (and a SAR head) the SAR branch too, teacher-
+  // forced, in either mode (pred dropout only in training mode).
+  RecForward forward_all(torch::Tensor x, const SarTargets* sar = nullptr);
   // softmax(forward(x)) over classes, N x T x classes: the inference output.
   torch::Tensor predict(torch::Tensor x);
 
@@ -42,6 +59,7 @@ class RecModelImpl : public torch::nn::Module {
   std::shared_ptr<RecBackboneImpl> backbone() const { return backbone_; }
   SequenceEncoder neck() const { return neck_; }
   CTCHead head() const { return head_; }
+  SARHead sar_head() const { return sar_head_; }  // null without a SARHead
 
   // L2 factor PaddleOCR pins on this parameter through its ParamAttr, which
   // overrides Optimizer.regularizer.factor: head.* -> Head.fc_decay,
@@ -67,6 +85,7 @@ class RecModelImpl : public torch::nn::Module {
   std::shared_ptr<RecBackboneImpl> backbone_;
   SequenceEncoder neck_{nullptr};
   CTCHead head_{nullptr};
+  SARHead sar_head_{nullptr};
 };
 TORCH_MODULE(RecModel);
 

@@ -16,6 +16,7 @@
 #include "ocrforge/train/models/arch_yaml.h"
 #include "ocrforge/train/models/ctc_loss.h"
 #include "ocrforge/train/models/distill_losses.h"
+#include "ocrforge/train/models/sar_loss.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/onnx/onnx_rec_probe.h"
 #include "ocrforge/train/task/rec_task.h"
@@ -129,22 +130,48 @@ RecDistillMember RecDistillTask::build_member(const DistillMemberSpec& spec) {
   return m;
 }
 
+void RecDistillTask::require_sar(const std::string& name, const std::string& path) const {
+  const RecDistillMember& m = member(name);
+  if (m.onnx)
+    throw UsageError(path + ": '" + name + "' is an ONNX model, which has no SAR branch (it gives head_out of the CTC "
+                     "branch only)");
+  if (!m.arch.sar)
+    throw UsageError(path + ": '" + name + "' has no SAR branch: its Head must be a MultiHead with a SARHead entry (" +
+                     m.spec.path + ".Head)");
+}
+
 void RecDistillTask::check_terms() {
   used_.clear();
+  sar_used_.clear();
   for (const auto& t : terms_) {
-    if (!t.built) {
-      warnings_.push_back(t.path + ": needs the SAR branch of MultiHead, which is not built; this term is left out");
-      continue;
-    }
+    const bool sar_term = t.kind == "DistillationSARLoss" || (t.kind == "DistillationDMLLoss" && t.dis_head == "sar");
     for (const auto& name : t.models) {
       if (member(name).own_dictionary)
         throw UsageError(t.path + ".model_name_list: '" + name + "' has its own dictionary, but the labels are "
-                         "encoded with Global.character_dict_path; its CTC loss cannot be computed");
+                         "encoded with Global.character_dict_path; its " + (sar_term ? "SAR" : "CTC") +
+                         " loss cannot be computed");
+      if (sar_term) {
+        require_sar(name, t.path + ".model_name_list");
+        sar_ignore_index(*member(name).arch.sar, t.ignore_index, t.path);
+        sar_used_.insert(name);
+      }
       used_.insert(name);
     }
     for (const auto& [a, b] : t.pairs) {
       used_.insert(a);
       used_.insert(b);
+      if (sar_term) {
+        // DML over the two SAR outputs (PaddleOCR's dis_head: sar): the same
+        // classes and steps, since the labels that drive both decoders are one.
+        for (const auto* name : {&a, &b}) {
+          require_sar(*name, t.path + ".model_name_pairs");
+          sar_used_.insert(*name);
+        }
+        if (!same_classes(member(a).charset, member(b).charset))
+          throw UsageError(t.path + ": dis_head: sar compares '" + a + "' and '" + b + "', whose dictionaries differ; "
+                           "the SAR outputs can only be compared over one dictionary (use dis_head: ctc)");
+        continue;
+      }
       if (t.key != "head_out") {
         for (const auto* name : {&a, &b})
           if (member(*name).onnx)
@@ -186,6 +213,18 @@ void RecDistillTask::check_terms() {
   for (const auto& m : members_)
     if (!used_.count(m.spec.name) && !m.spec.freeze_params)
       warnings_.push_back(m.spec.path + ": no loss term reads this model; it will not change");
+  for (const auto& m : members_) {
+    if (!m.arch.sar) continue;
+    if (sar_used_.count(m.spec.name)) {
+      // The <PAD> index the SAR terms ignore (each term checked its own ignore_index above).
+      info_.push_back(sar_branch_info(m.native, m.arch.sar->out_channels - 1, m.spec.path));
+    } else if (!m.spec.freeze_params) {
+      warnings_.push_back(m.spec.path + ": no loss term reads its SARHead (DistillationSARLoss, or DistillationDMLLoss "
+                          "with dis_head: sar), so that branch does not train" +
+                          (m.arch.neck.use_guide ? "; with use_guide: True its backbone learns only from terms on "
+                                                   "backbone_out" : ""));
+    }
+  }
 }
 
 const RecDistillMember& RecDistillTask::member(const std::string& name) const {
@@ -215,16 +254,17 @@ void RecDistillTask::to_device(torch::Device device) {
 
 std::unique_ptr<BatchLoader> RecDistillTask::make_loader(const std::string& name, bool training, int rank,
                                                          int world_size) {
-  return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_);
+  return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_,
+                         training && !sar_used_.empty(), training ? &info_ : nullptr);
 }
 
-RecForward RecDistillTask::run(RecDistillMember& m, const torch::Tensor& images) {
+RecForward RecDistillTask::run(RecDistillMember& m, const torch::Tensor& images, const SarTargets* sar) {
   std::optional<torch::NoGradGuard> no_grad;
   if (m.spec.freeze_params) {
     no_grad.emplace();
     m.module()->eval();  // the trainer's train() reaches every child; a frozen model stays fixed
   }
-  if (m.native) return m.native->forward_all(images);
+  if (m.native) return m.native->forward_all(images, sar);
   RecForward f;
   f.logits = m.onnx->forward(images, m.onnx_logits);
   return f;
@@ -238,13 +278,15 @@ torch::Tensor RecDistillTask::shared_classes(const std::string& a, const std::st
 
 StepLoss RecDistillTask::train_step(const Batch& batch) {
   const torch::Tensor images = batch.at("image").to(device_);
+  SarTargets sar;
+  if (!sar_used_.empty()) sar = {batch.at("label_sar").to(device_), batch.at("valid_ratio").to(device_)};
   std::map<std::string, RecForward> out;
   for (auto& m : members_) {
     const bool read = used_.count(m.spec.name) > 0;
     if (!read && m.spec.name != metric_key_) continue;
     std::optional<torch::NoGradGuard> no_grad;
     if (!read) no_grad.emplace();  // run for the training metric only
-    out[m.spec.name] = run(m, images);
+    out[m.spec.name] = run(m, images, sar_used_.count(m.spec.name) ? &sar : nullptr);
   }
   const torch::Tensor labels = batch.at("label").to(device_), lengths = batch.at("length").to(device_);
 
@@ -256,15 +298,22 @@ StepLoss RecDistillTask::train_step(const Batch& batch) {
     total = total + weighted;
   };
   for (const auto& t : terms_) {
-    if (!t.built) continue;
     for (size_t i = 0; i < t.models.size(); ++i) {
       const std::string& name = t.models[i];
-      add(t.name + "_" + name + "_" + std::to_string(i),
-          ctc_loss(out[name].logits, labels, lengths, false), t.weight);
+      const torch::Tensor loss =
+          t.kind == "DistillationSARLoss"
+              ? sar_loss(out[name].sar_logits, sar.label_sar,
+                         sar_ignore_index(*member(name).arch.sar, t.ignore_index, t.path))
+              : ctc_loss(out[name].logits, labels, lengths, false);
+      add(t.name + "_" + name + "_" + std::to_string(i), loss, t.weight);
     }
     for (size_t i = 0; i < t.pairs.size(); ++i) {
       const auto& [a, b] = t.pairs[i];
-      if (t.kind == "DistillationDMLLoss") {
+      if (t.kind == "DistillationDMLLoss" && t.dis_head == "sar") {
+        // PaddleOCR's DML on head_out["sar"]: both teacher-forced SAR outputs, N x L x classes.
+        add(t.name + "_" + std::to_string(i), dml_loss(out[a].sar_logits, out[b].sar_logits, t.act, t.use_log),
+            t.weight);
+      } else if (t.kind == "DistillationDMLLoss") {
         const torch::Tensor la = shared_classes(a, b, out[a].logits), lb = shared_classes(b, a, out[b].logits);
         if (la.size(1) != lb.size(1))
           throw UsageError(t.path + ": '" + a + "' reads " + std::to_string(la.size(1)) + " time steps but '" + b +

@@ -64,9 +64,11 @@ class RecDistillTask : public Task {
  private:
   RecDistillMember build_member(const DistillMemberSpec& spec);
   void check_terms();
-  // All features of one member on a batch; frozen members run in eval mode
-  // without autograd.
-  RecForward run(RecDistillMember& m, const torch::Tensor& images);
+  // All features of one member on a batch (the SAR branch too when `sar` is
+  // given); frozen members run in eval mode without autograd.
+  RecForward run(RecDistillMember& m, const torch::Tensor& images, const SarTargets* sar = nullptr);
+  // UsageError unless member `name` has a SARHead (a term at `path` reads it).
+  void require_sar(const std::string& name, const std::string& path) const;
   // The logits of `a` as compared with `b`: restricted to the classes both
   // dictionaries hold when they differ (blank first).
   torch::Tensor shared_classes(const std::string& a, const std::string& b, const torch::Tensor& logits_a) const;
@@ -77,7 +79,8 @@ class RecDistillTask : public Task {
   std::vector<RecDistillMember> members_;
   std::shared_ptr<torch::nn::Module> container_;
   std::vector<DistillLossTerm> terms_;
-  std::set<std::string> used_;  // members a built loss term reads
+  std::set<std::string> used_;  // members a loss term reads
+  std::set<std::string> sar_used_;  // members whose SAR branch a loss term reads
   std::map<std::string, torch::Tensor> shared_index_;  // "a|b" -> class indices of a shared with b
   std::vector<std::string> eval_models_;  // PostProcess.model_name (default: all)
   std::string metric_key_;

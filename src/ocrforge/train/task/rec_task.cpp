@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
@@ -10,6 +12,7 @@
 #include "ocrforge/train/loop/rec_evaluator.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/models/ctc_loss.h"
+#include "ocrforge/train/models/sar_loss.h"
 #include "ocrforge/train/onnx/onnx_rec_probe.h"
 #include "ocrforge/vision/rec_metric.h"
 
@@ -24,6 +27,7 @@ RecTask::RecTask(const Config& config, const TrainerOptions& o, torch::Device de
   ignore_space_ = o.ignore_space;
   const YAML::Node root = config.root();
   arch_text_ = YAML::Dump(root["Architecture"]);
+  loss_ = rec_loss_from_yaml(root["Loss"]);
   if (is_onnx_architecture(root["Architecture"])) {
     load_onnx(root["Architecture"]);
   } else {
@@ -32,8 +36,34 @@ RecTask::RecTask(const Config& config, const TrainerOptions& o, torch::Device de
     if (!guide.empty()) warnings_.push_back(guide);
     model_ = RecModel(arch_);
   }
-  use_focal_loss_ = config.get<bool>("Loss.use_focal_loss", false);
+  check_loss();
   to_device(device);
+}
+
+void RecTask::check_loss() {
+  if (onnx_) {
+    if (loss_.name != "CTCLoss")
+      throw UsageError("Loss.name: " + loss_.name + " needs a MultiHead with a SARHead; an ONNX recognizer trains with "
+                       "CTCLoss");
+    return;
+  }
+  if (arch_.sar && loss_.name == "CTCLoss")
+    throw UsageError("Loss.name: CTCLoss, but Architecture.Head is a MultiHead with a SARHead; train it with PaddleOCR's "
+                     "MultiLoss: {name: MultiLoss, loss_config_list: [{CTCLoss: }, {SARLoss: }]}");
+  if (!arch_.sar && loss_.name == "MultiLoss")
+    throw UsageError("Loss.name: MultiLoss trains a MultiHead with a SARHead (CTC + SAR branches); this Architecture has "
+                     "a CTC head only: use {name: CTCLoss}");
+  if (!arch_.sar) return;
+  if (loss_.sar) {
+    sar_ignore_index_ = sar_ignore_index(*arch_.sar, loss_.sar_ignore_index, "Loss.loss_config_list.SARLoss");
+    info_.push_back(sar_branch_info(model_, sar_ignore_index_, "Architecture"));
+  } else {
+    warnings_.push_back("Loss.loss_config_list: no SARLoss, so the SARHead of Architecture.Head gets no loss and does "
+                        "not train");
+  }
+  if (!loss_.ctc)
+    warnings_.push_back("Loss.loss_config_list: no CTCLoss, so the CTC branch (what evaluation, export and inference "
+                        "read) does not train");
 }
 
 void RecTask::load_onnx(const YAML::Node& architecture) {
@@ -76,12 +106,15 @@ void RecTask::to_device(torch::Device device) {
 
 void RecTask::check_trainable() const {
   if (onnx_) return;
-  // use_guide detaches the backbone from the CTC branch; with a plain CTCHead
-  // (no other branch: a MultiHead's was turned off above) the backbone would
-  // silently never learn.
-  if (arch_.neck.use_guide)
+  // use_guide detaches the backbone from the CTC branch; without a SAR branch
+  // that trains (a MultiHead's NRTR guide was turned off above) the backbone
+  // would silently never learn.
+  if (arch_.neck.use_guide && !arch_.sar)
     throw UsageError("Architecture Neck use_guide=True: with a CTC-only head the backbone would get no gradient "
                      "(PaddleOCR uses it only with the SAR / NRTR branch of MultiHead); set use_guide: False");
+  if (arch_.neck.use_guide && !loss_.sar)
+    throw UsageError("Architecture Neck use_guide=True leaves the backbone to the SAR branch, but Loss lists no SARLoss; "
+                     "add - SARLoss: to Loss.loss_config_list or set use_guide: False");
 }
 
 std::vector<std::string> RecTask::startup_warnings() const {
@@ -100,24 +133,56 @@ std::string dropped_heads_warning(const RecArchSpec& arch, const std::string& wh
 }
 
 std::string drop_guide_without_branch(RecArchSpec& arch, const std::string& where) {
-  if (arch.dropped_heads.empty() || !arch.neck.use_guide) return "";
+  if (arch.sar || arch.dropped_heads.empty() || !arch.neck.use_guide) return "";
   arch.neck.use_guide = false;
   return where + " use_guide: True trains the backbone through the " + arch.dropped_heads.front() +
          " branch, which is not built; the backbone trains through the CTC branch instead (as use_guide: False)";
 }
 
+int64_t sar_ignore_index(const SarHeadSpec& sar, const std::optional<long>& given, const std::string& path) {
+  const int64_t padding = sar.out_channels - 1;
+  if (given && *given != padding)
+    throw UsageError(path + ".ignore_index: " + std::to_string(*given) + ", but the SAR labels pad with index " +
+                     std::to_string(padding) + " (<PAD> = dictionary + 2), which must be ignored: the SARHead "
+                     "predicts no <PAD> class. Leave the key out or set " + std::to_string(padding) +
+                     " (PaddleOCR's default 92 is the <PAD> of a 90-character dictionary only)");
+  return padding;
+}
+
+std::string sar_branch_info(const RecModel& model, int64_t ignore_index, const std::string& where) {
+  const SarHeadSpec& s = model->sar_head()->spec();
+  return where + " MultiHead: the SARHead (enc_dim " + std::to_string(s.enc_dim) + ", d_k " + std::to_string(s.d_k) +
+         ", " + std::to_string(count_parameters(*model->sar_head())) +
+         " parameters) trains beside the CTC branch on the backbone's features; evaluation, export and inference "
+         "read the CTC branch alone. SARLoss ignores the <PAD> index " + std::to_string(ignore_index) +
+         (ignore_index == 92 ? "" : " (PaddleOCR's default ignore_index 92 is the <PAD> of a 90-character dictionary)");
+}
+
 std::unique_ptr<BatchLoader> RecTask::make_loader(const std::string& name, bool training, int rank, int world_size) {
-  return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_);
+  return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_,
+                         training && arch_.sar && loss_.sar, training ? &info_ : nullptr);
 }
 
 // The train loader of a multi-process run reads its rank's shard
 // (distributed_sampler.h: equal steps on every rank); evaluation reads everything.
 std::unique_ptr<BatchLoader> make_rec_loader(const Config& config, const std::string& name, bool training, int rank,
                                              int world_size, const Charset& charset, int max_text_length,
-                                             uint64_t seed) {
+                                             uint64_t seed, bool sar_labels, std::vector<std::string>* notes) {
   const YAML::Node section = config.root()[name];
   if (!section || !section.IsMap()) throw UsageError("config section '" + name + "' is missing");
   RecDataSetup setup = rec_data_from_yaml(section, name, charset, max_text_length, seed, training);
+  const bool multi = setup.dataset->transforms().multi_label_encode;
+  if (sar_labels && !multi)
+    throw UsageError(name + ".dataset.transforms: the SAR branch of MultiHead trains on label_sar, which "
+                     "MultiLabelEncode makes; use - MultiLabelEncode: in place of - CTCLabelEncode:");
+  if (notes && multi) {
+    const std::string note = name + ".dataset.transforms MultiLabelEncode: a text of " +
+                             std::to_string(max_text_length - 1) +
+                             " or more characters (max_text_length - 1) is dropped and replaced, as PaddleOCR does: "
+                             "its SAR label (BOS + text + EOS) must fit in max_text_length " +
+                             std::to_string(max_text_length) + "; the count is in the data line at the end";
+    if (std::find(notes->begin(), notes->end(), note) == notes->end()) notes->push_back(note);
+  }
   if (!training) setup.loader.drop_last = false;  // evaluate every sample
   return std::make_unique<BatchLoader>(
       setup.dataset, setup.loader, seed,
@@ -126,8 +191,28 @@ std::unique_ptr<BatchLoader> make_rec_loader(const Config& config, const std::st
 
 StepLoss RecTask::train_step(const Batch& batch) {
   StepLoss s;
-  s.output = logits(batch.at("image"));
-  s.loss = ctc_loss(s.output, batch.at("label").to(device_), batch.at("length").to(device_), use_focal_loss_);
+  if (loss_.name != "MultiLoss") {
+    s.output = logits(batch.at("image"));
+    s.loss = ctc_loss(s.output, batch.at("label").to(device_), batch.at("length").to(device_), loss_.use_focal_loss);
+    return s;
+  }
+  // PaddleOCR's MultiLoss: weight_1 x CTCLoss(ctc) + weight_2 x SARLoss(sar), each when listed.
+  SarTargets targets;
+  if (loss_.sar) targets = {batch.at("label_sar").to(device_), batch.at("valid_ratio").to(device_)};
+  const RecForward f = model_->forward_all(batch.at("image").to(device_), loss_.sar ? &targets : nullptr);
+  s.output = f.logits;
+  s.loss = torch::zeros({}, f.logits.options());
+  if (loss_.ctc) {
+    const auto ctc = ctc_loss(f.logits, batch.at("label").to(device_), batch.at("length").to(device_),
+                              loss_.use_focal_loss) * loss_.weight_1;
+    s.parts.emplace_back("CTCLoss", ctc.item<double>());
+    s.loss = s.loss + ctc;
+  }
+  if (loss_.sar) {
+    const auto sar = sar_loss(f.sar_logits, targets.label_sar, sar_ignore_index_) * loss_.weight_2;
+    s.parts.emplace_back("SARLoss", sar.item<double>());
+    s.loss = s.loss + sar;
+  }
   return s;
 }
 

@@ -2,9 +2,12 @@
 // (models/rec_model.h) or a deployed ONNX recognizer (algorithm ONNX,
 // onnx/onnx_arch.h: CTC on the logits that feed its final Softmax), the rec
 // data pipeline, CTC (or focal CTC) loss, acc / norm_edit_dis from greedy CTC
-// decoding (the inference decoder).
+// decoding (the inference decoder). A PP-OCRv3 MultiHead with a SARHead
+// trains with Loss MultiLoss (CTCLoss + SARLoss, models/rec_loss_spec.h);
+// evaluation reads the CTC branch, as PaddleOCR's.
 #pragma once
 #include "ocrforge/core/charset.h"
+#include "ocrforge/train/models/rec_loss_spec.h"
 #include "ocrforge/train/models/rec_model.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/task/task.h"
@@ -14,7 +17,7 @@ namespace ocrforge {
 class RecTask : public Task {
  public:
   // Reads Global.character_dict_path / use_space_char / max_text_length,
-  // Architecture, Loss.use_focal_loss, Metric.ignore_space.
+  // Architecture, Loss (CTCLoss or MultiLoss), Metric.ignore_space.
   RecTask(const Config& config, const TrainerOptions& options, torch::Device device);
 
   torch::nn::Module& model() override;
@@ -30,10 +33,11 @@ class RecTask : public Task {
   std::vector<std::string> startup_warnings() const override;
   std::vector<std::string> startup_info() const override { return info_; }
 
-  // use_guide without the SAR branch would leave the backbone untrained:
-  // UsageError (checked before training, not for evaluation).
+  // use_guide without a trained SAR branch would leave the backbone
+  // untrained: UsageError (checked before training, not for evaluation).
   void check_trainable() const override;
   const Charset& charset() const { return charset_; }
+  const RecLossSpec& loss_spec() const { return loss_; }
   RecModel rec_model() const { return model_; }     // null for algorithm ONNX
   OnnxGraphModule onnx_model() const { return onnx_; }  // null for native models
 
@@ -41,6 +45,9 @@ class RecTask : public Task {
   // N x T x classes logits of a batch of images (on device_).
   torch::Tensor logits(const torch::Tensor& images);
   void load_onnx(const YAML::Node& architecture);
+  // Pairs the Loss with the architecture (MultiLoss <-> SARHead) and says
+  // what the SAR branch does.
+  void check_loss();
 
   const Config& config_;
   Charset charset_;
@@ -54,25 +61,38 @@ class RecTask : public Task {
   torch::Device device_{torch::kCPU};
   int max_text_length_ = 25;
   uint64_t seed_ = 1024;
-  bool use_focal_loss_ = false;
+  RecLossSpec loss_;
+  int64_t sar_ignore_index_ = -1;  // SARLoss's: the <PAD> index
   bool ignore_space_ = true;
 };
 
 // The Train / Eval loader of a recognition config section (the same for a
 // single model and a distillation): the rank's shard when training.
+// `sar_labels`: a SAR branch trains on this section, so its transforms must
+// make label_sar (MultiLabelEncode; UsageError otherwise). `notes`, when
+// given, receives one line on MultiLabelEncode's SAR length rule.
 std::unique_ptr<BatchLoader> make_rec_loader(const Config& config, const std::string& section, bool training, int rank,
                                              int world_size, const Charset& charset, int max_text_length,
-                                             uint64_t seed);
+                                             uint64_t seed, bool sar_labels = false,
+                                             std::vector<std::string>* notes = nullptr);
 
 // PaddleOCR's use_guide stops the CTC gradient at the backbone, which then
-// learns through the SAR / NRTR branch of MultiHead. ocrforge does not build
-// that branch, so when it was dropped the guide is turned off (the backbone
-// learns through the CTC branch) and the returned warning says so; "" when
-// nothing changed. `where` names the section ("Architecture").
+// learns through the SAR / NRTR branch of MultiHead. The SAR branch is
+// built; the NRTR branch is not, so with an NRTRHead (dropped) the guide is
+// turned off (the backbone learns through the CTC branch) and the returned
+// warning says so; "" when nothing changed. `where` names the section
+// ("Architecture").
 std::string drop_guide_without_branch(RecArchSpec& arch, const std::string& where);
 
-// "<where> MultiHead: only the CTC branch is trained; not built: SARHead",
+// "<where> MultiHead: only the CTC branch is trained; not built: NRTRHead",
 // or "" when MultiHead dropped no branch. `where` may be "" (the whole config).
 std::string dropped_heads_warning(const RecArchSpec& arch, const std::string& where);
+
+// The <PAD> index SARLoss ignores for `arch`'s SAR head (its out_channels - 1);
+// UsageError naming `path` (the SARLoss entry) when `given` is another index.
+int64_t sar_ignore_index(const SarHeadSpec& sar, const std::optional<long>& given, const std::string& path);
+
+// "<where> SARHead (training only): ... parameters ...", for the start of the log.
+std::string sar_branch_info(const RecModel& model, int64_t ignore_index, const std::string& where);
 
 }  // namespace ocrforge
