@@ -81,7 +81,7 @@ TEST(RecModelOnnx, OtherNecksAndATwoLayerHeadMatchOrt) {
     a["Backbone"]["model_name"] = "large";
     a["Head"]["mid_channels"] = 24;
     const RecModel m = build(a, 11);
-    EXPECT_LE(worst_difference(m, 32, inputs(32, {{2, 128}}), "onnx_" + neck), 1e-4) << neck;
+    EXPECT_LE(worst_difference(m, 32, inputs(32, {{2, 128}}), std::string("onnx_") + neck), 1e-4) << neck;
   }
 }
 
