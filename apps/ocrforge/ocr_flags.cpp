@@ -29,7 +29,7 @@ void declare_ocr_flags(FlagSet& f) {
         "fp16 is not supported");
   f.add("int8_cache_dir", "", "folder of the int8 models (default: $OCRFORGE_CACHE_DIR/int8 or ~/.cache/ocrforge/int8)");
   f.add("int8_calibration_dir", "",
-        "images that calibrate the int8 models, in det/ and rec/ (default: the set shipped in data/int8_calibration)");
+        "images that calibrate the int8 det model, in DIR/det (default: the set shipped in data/int8_calibration)");
   f.add_bool("benchmark", false, "print PaddleOCR's benchmark report per model after warm-up");
   f.add("det_algorithm", "DB", "detection algorithm (DB)");
   f.add("det_limit_side_len", "960", "side length limit of the detector input");

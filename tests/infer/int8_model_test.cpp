@@ -29,7 +29,7 @@ struct Fixture {
   explicit Fixture(const std::string& name) {
     dir = test::fresh_dir(name);
     fs::create_directories(dir + "/model");
-    model = test::write_tiny_quant_graph(dir + "/model/inference.onnx");
+    model = test::write_conv_chain_graph(dir + "/model/inference.onnx");
     cache = dir + "/cache";
     calibration = dir + "/calibration";
     fs::create_directories(calibration + "/det");
@@ -102,9 +102,9 @@ TEST(Int8Model, ChangedSourceOrCalibrationGivesAnotherFile) {
   const Int8Model recalibrated = int8_model(f.model, "det", f.rt, f.source);
   EXPECT_TRUE(recalibrated.built);
   EXPECT_NE(recalibrated.path, first.path);
-  // Another source model (the opset 9 form of the graph): another source digest.
+  // Another source model (a shorter chain): another source digest.
   fs::create_directories(f.dir + "/other");
-  const std::string other = test::write_tiny_quant_graph(f.dir + "/other/inference.onnx", 9);
+  const std::string other = test::write_conv_chain_graph(f.dir + "/other/inference.onnx", 10);
   const Int8Model changed = int8_model(other, "det", f.rt, f.source);
   EXPECT_TRUE(changed.built);
   EXPECT_NE(changed.path, recalibrated.path);

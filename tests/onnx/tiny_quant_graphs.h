@@ -152,4 +152,33 @@ inline std::string write_tiny_quant_graph(const std::string& path, int64_t opset
   return path;
 }
 
+// x [N, 4, 12, 12] -> conv 3x3 4->8 -> `n` x (conv 1x1 8->8 -> Relu)
+//   -> GlobalAveragePool -> Reshape [-1, 8] -> MatMul [8, 5] -> y [N, 5].
+// Deep enough that int8 rules keeping the first few convs fp32 (det, rec)
+// still quantise some.
+inline std::string write_conv_chain_graph(const std::string& path, int n = 12) {
+  OnnxGraph g;
+  g.opset = 11;
+  g.inputs = {"x"};
+  g.outputs = {"y"};
+  g.io_shapes = {{"x", {-1, 4, 12, 12}}, {"y", {-1, 5}}};
+  g.constants["first.w"] = random_tensor({8, 4, 3, 3}, 100, 0.3f);
+  g.constants["first.b"] = random_tensor({8}, 101, 0.1f);
+  g.nodes.push_back(conv("x", "first.w", "first.b", "h0", 3));
+  for (int i = 0; i < n; ++i) {
+    const std::string k = std::to_string(i);
+    g.constants["pw" + k + ".w"] = random_tensor({8, 8, 1, 1}, 200 + i, 0.45f);
+    g.constants["pw" + k + ".b"] = random_tensor({8}, 300 + i, 0.1f);
+    g.nodes.push_back(conv("h" + k, "pw" + k + ".w", "pw" + k + ".b", "c" + k, 1));
+    g.nodes.push_back(node("Relu", {"c" + k}, "h" + std::to_string(i + 1)));
+  }
+  g.constants["shape"] = int64_tensor({-1, 8});
+  g.constants["fc.w"] = random_tensor({8, 5}, 400, 0.5f);
+  g.nodes.push_back(node("GlobalAveragePool", {"h" + std::to_string(n)}, "pool"));
+  g.nodes.push_back(node("Reshape", {"pool", "shape"}, "flat"));
+  g.nodes.push_back(node("MatMul", {"flat", "fc.w"}, "y"));
+  write_onnx_graph(g, path);
+  return path;
+}
+
 }  // namespace ocrforge::test

@@ -40,18 +40,23 @@ const char* env(const char* name) {
 }
 
 // The rule per model kind, chosen by measurement (docs/benchmarks.md,
-// "INT8"): static convs + dynamic MatMuls. The PP-OCRv4 recognizer lost 6.8
-// points of accuracy on IC15 crops with every pointwise conv int8, 0.2 with
-// its first six kept fp32 (each of the first three alone cost 4-9 points);
-// its classifier MatMul (3.2 of its 5.9 MB) cost nothing measurable in int8,
-// so it is quantised. The detector kept its hmean with all convs int8 (its
-// last layer is a ConvTranspose, which stays fp32).
+// "INT8"; IC15 crops 1-4000 for rec, det_toy + SROIE + FUNSD for det):
+//  - rec: MatMuls only (dynamic), its classifier included: -0.15 points of
+//    accuracy. Its convs stay fp32: static int8 convs cost 0.8-1.2 points
+//    whichever of the first 6-10 pointwise convs were kept fp32 (each of the
+//    first three alone cost 4-9 points), and dynamic ConvInteger ran 2.8x
+//    slower than fp32 and lost 4 points.
+//  - det: static convs with the first six pointwise convs fp32: hmean within
+//    0.12 points of fp32 or above it on the three sets (with every conv int8
+//    SROIE lost 1.4 points; with two kept, det_toy lost 9.7).
 QuantizeParams quantize_params(const std::string& role) {
   QuantizeParams p;
-  p.conv = QuantizeParams::ConvMode::Static;
   if (role == "rec") {
-    p.keep_leading_convs = 6;
+    p.conv = QuantizeParams::ConvMode::Keep;
     p.keep_output_layers = false;
+  } else {
+    p.conv = QuantizeParams::ConvMode::Static;
+    p.keep_leading_convs = 6;
   }
   return p;
 }
@@ -179,7 +184,7 @@ std::string int8_calibration_dir(const RuntimeParams& rt) {
   for (const fs::path& c : {exe / ".." / "share" / "ocrforge" / "int8_calibration", exe / ".." / "data" / "int8_calibration",
                             fs::path("data") / "int8_calibration"}) {
     std::error_code ec;
-    if (fs::is_directory(c / "det", ec) && fs::is_directory(c / "rec", ec)) return fs::weakly_canonical(c).string();
+    if (fs::is_directory(c / "det", ec)) return fs::weakly_canonical(c).string();
   }
   return "";
 }
@@ -187,16 +192,22 @@ std::string int8_calibration_dir(const RuntimeParams& rt) {
 Int8Model int8_model(const std::string& fp32_model, const std::string& role, const RuntimeParams& rt,
                      const CalibrationSource& calibration) {
   const QuantizeParams rule = quantize_params(role);
-  const std::string calib_dir = int8_calibration_dir(rt);
-  if (calib_dir.empty())
-    throw Error("--precision int8: the calibration images were not found (data/int8_calibration in the source tree, "
-                "share/ocrforge/int8_calibration when installed); pass --int8_calibration_dir");
+  // Only static convs need calibration images (rec's rule has none).
+  const bool calibrated = rule.conv == QuantizeParams::ConvMode::Static;
+  std::string calib_dir;
   std::error_code ec;
-  if (!fs::is_directory(fs::path(calib_dir) / role, ec))
-    throw Error("--precision int8: calibration folder '" + calib_dir + "' has no " + role + "/ sub-folder of images");
+  if (calibrated) {
+    calib_dir = int8_calibration_dir(rt);
+    if (calib_dir.empty())
+      throw Error("--precision int8: the calibration images were not found (data/int8_calibration in the source "
+                  "tree, share/ocrforge/int8_calibration when installed); pass --int8_calibration_dir");
+    if (!fs::is_directory(fs::path(calib_dir) / role, ec))
+      throw Error("--precision int8: calibration folder '" + calib_dir + "' has no " + role + "/ sub-folder of images");
+  }
   const std::string source_sha = sha256_file(fp32_model);
   const std::string key = role + "-" + source_sha + "-" + kOnnxQuantizerVersion + "-" +
-                          calibration_key(calib_dir, role, rule_text(rule));
+                          (calibrated ? calibration_key(calib_dir, role, rule_text(rule))
+                                      : sha256_hex(rule_text(rule)).substr(0, 12));
   const fs::path dir = int8_cache_dir(rt);
   fs::create_directories(dir, ec);
   if (!fs::is_directory(dir, ec))
@@ -214,7 +225,7 @@ Int8Model int8_model(const std::string& fp32_model, const std::string& role, con
                why.c_str());
   QuantizeParams params = rule;
   const std::vector<std::string> tensors = calibration_tensors(fp32_model, params);
-  if (!tensors.empty()) {
+  if (calibrated && !tensors.empty()) {
     const std::vector<CalibrationInput> inputs = calibration(calib_dir);
     if (inputs.empty())
       throw Error("--precision int8: no usable calibration images in '" + (fs::path(calib_dir) / role).string() + "'");

@@ -2,11 +2,13 @@
 // in a cache (onnx/onnx_quantize.h does the rewriting).
 //
 // What is quantised (chosen by measurement, docs/benchmarks.md "INT8"):
-// pointwise / full convs become QLinearConv with activation ranges calibrated
-// on a fixed set of sample images (static: ORT's dynamic ConvInteger ran
-// 2.5x slower than fp32 here), MatMuls become DynamicQuantizeMatMul
-// (activations quantised per call); depthwise convs, the first layer, the
-// last layer and squeeze-and-excite convs stay fp32.
+// det: pointwise / full convs become QLinearConv with activation ranges
+// calibrated on a fixed set of sample images (static: ORT's dynamic
+// ConvInteger ran 2.6x slower than fp32 here); its first six pointwise convs,
+// depthwise and squeeze-and-excite convs, the first layer and the last one
+// stay fp32. rec: its MatMuls (SVTR neck and the classifier) become
+// DynamicQuantizeMatMul, activations quantised per call; its convs stay fp32
+// (static int8 convs cost it about a point of IC15 accuracy).
 //
 // The cache: <cache>/<role>-<sha256 of the source model>-<quantizer
 // version>-<calibration key>.onnx, beside it <same>.sha256 holding the
@@ -32,7 +34,8 @@ struct CalibrationInput {
 };
 
 // Makes the calibration inputs of one model kind from the calibration folder
-// (det: whole images from <dir>/det, rec: crops from <dir>/rec).
+// (det: whole images from <dir>/det; rec: crops from <dir>/rec, read only
+// if a rule quantises rec's convs, which the shipped one does not).
 using CalibrationSource = std::function<std::vector<CalibrationInput>(const std::string& calibration_dir)>;
 
 struct Int8Model {
@@ -47,7 +50,8 @@ std::string int8_cache_dir(const RuntimeParams& rt);
 
 // The calibration folder: `rt.int8_calibration_dir` when set, else the set
 // shipped with ocrforge (<bin>/../share/ocrforge/int8_calibration,
-// <bin>/../data/int8_calibration, ./data/int8_calibration). "" if none.
+// <bin>/../data/int8_calibration, ./data/int8_calibration: the first with a
+// det/ folder). "" if none.
 std::string int8_calibration_dir(const RuntimeParams& rt);
 
 // The float range (min, max over all inputs) of each of `tensors` of

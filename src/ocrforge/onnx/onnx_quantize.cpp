@@ -236,8 +236,14 @@ class Quantizer {
         continue;
       }
       const bool is_conv = op == "Conv";
-      if (is_conv && p_.conv == QuantizeParams::ConvMode::Keep) continue;  // convs not asked for: not listed
-      if (!is_conv && !p_.matmul) continue;
+      if (is_conv && p_.conv == QuantizeParams::ConvMode::Keep) {
+        keep("convs are not quantised (ConvMode::Keep)");
+        continue;
+      }
+      if (!is_conv && !p_.matmul) {
+        keep("MatMul / Gemm are not quantised (matmul = false)");
+        continue;
+      }
       if (inputs.count(i)) {
         keep("reads the graph input (first layer)");
         continue;
