@@ -42,6 +42,15 @@ static std::string py_float(float v) {
   return buf;
 }
 
+#ifdef OCRFORGE_WITH_TRAIN
+// A checkpoint runs in LibTorch, in fp32: --precision int8 is for ONNX models.
+static void refuse_int8_checkpoint(const RuntimeParams& rt, const std::string& flag) {
+  if (rt.precision == "int8")
+    throw UsageError("--precision int8 applies to ONNX models; " + flag +
+                     " names a training checkpoint, which runs in LibTorch fp32 (export it first: ocrforge export)");
+}
+#endif
+
 static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadParams& read,
                      const std::vector<std::string>& images) {
   // --det_model_dir naming a det training checkpoint (or its save_model_dir)
@@ -50,6 +59,7 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadPa
 #ifdef OCRFORGE_WITH_TRAIN
   std::unique_ptr<CheckpointDetector> ckpt;
   if (is_checkpoint_path(p.det.model_dir)) {
+    refuse_int8_checkpoint(p.runtime, "--det_model_dir");
     ckpt = std::make_unique<CheckpointDetector>(p.det.model_dir, effective_threads(p.runtime.cpu_threads),
                                                 p.det.resize, p.det.post);
     std::fprintf(stderr, "detecting with checkpoint %s (LibTorch)\n", ckpt->path().c_str());
@@ -108,6 +118,7 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadPa
 // --rec_model_dir naming a training checkpoint (or its save_model_dir) runs
 // the LibTorch model, with the dictionary stored in the checkpoint's config.
 static int infer_rec_checkpoint(const OcrParams& p, const ImageReadParams& read, const std::vector<std::string>& images) {
+  refuse_int8_checkpoint(p.runtime, "--rec_model_dir");
   CheckpointRecognizer rec(p.rec.model_dir, effective_threads(p.runtime.cpu_threads), p.rec.batch_num);
   std::fprintf(stderr, "recognising with checkpoint %s (LibTorch)\n", rec.path().c_str());
   size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {

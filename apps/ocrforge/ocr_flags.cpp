@@ -24,7 +24,12 @@ void declare_ocr_flags(FlagSet& f) {
   f.add("cpu_threads", std::to_string(RuntimeParams{}.cpu_threads),
         "ONNX Runtime intra-op threads (default: this machine's physical cores)");
   f.add("inter_op_threads", std::to_string(RuntimeParams{}.inter_op_threads), "ONNX Runtime inter-op threads");
-  f.add("precision", "fp32", "fp32 (fp16/int8 are not supported yet)");
+  f.add("precision", "fp32",
+        "fp32 or int8: int8 runs det and rec quantised (cls stays fp32), made once into the int8 cache; "
+        "fp16 is not supported");
+  f.add("int8_cache_dir", "", "folder of the int8 models (default: $OCRFORGE_CACHE_DIR/int8 or ~/.cache/ocrforge/int8)");
+  f.add("int8_calibration_dir", "",
+        "images that calibrate the int8 det model, in DIR/det (default: the set shipped in data/int8_calibration)");
   f.add_bool("benchmark", false, "print PaddleOCR's benchmark report per model after warm-up");
   f.add("det_algorithm", "DB", "detection algorithm (DB)");
   f.add("det_limit_side_len", "960", "side length limit of the detector input");
@@ -101,8 +106,15 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   rt.cpu_threads = f.get_int_at_least("cpu_threads", 1);
   rt.inter_op_threads = f.get_int_at_least("inter_op_threads", 1);
   rt.precision = f.get("precision");
-  if (rt.precision != "fp32")
-    throw UsageError("--precision=" + rt.precision + " is not supported yet; use fp32");
+  if (rt.precision == "fp16")
+    throw UsageError("--precision=fp16 is not supported (the CPU provider has no fp16 kernels for these models); "
+                     "use fp32 or int8");
+  if (rt.precision != "fp32" && rt.precision != "int8")
+    throw UsageError("--precision=" + rt.precision + " is unknown; use fp32 or int8");
+  if (rt.precision == "int8" && rt.use_gpu)
+    throw UsageError("--precision=int8 runs on the CPU provider only; use it with --use_gpu=False");
+  rt.int8_cache_dir = f.get("int8_cache_dir");
+  rt.int8_calibration_dir = f.get("int8_calibration_dir");
   if (f.get_bool("use_tensorrt")) throw UsageError("--use_tensorrt=True is not supported (ONNX Runtime CPU/CUDA only)");
   if (f.get("det_algorithm") != "DB")
     throw UsageError("--det_algorithm=" + f.get("det_algorithm") + " is not supported yet; only DB");

@@ -90,3 +90,23 @@ TEST(InferCli, DetRefusesWritingIntoTheInputFolder) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_FALSE(fs::exists(dir + "/det_results.txt"));
 }
+
+// `infer rec` / `infer det` take --precision int8 too (the int8 models made
+// into a fresh cache folder).
+TEST(InferCli, RecAndDetRunInt8) {
+  const std::string dir = test::fresh_dir("infer_int8");
+  const std::string env = "OCRFORGE_CACHE_DIR=" + dir + "/cache ";
+  auto r = test::run_command(env + test::binary() + " infer rec --precision int8 --cpu_threads 2 --image_dir " +
+                                 test::data_dir() + "/rec_toy/imgs/1036169.jpg",
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("1036169.jpg:('03/09/2009', 0."), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("int8: making the int8 form of rec model"), std::string::npos) << r.err;
+  auto d = test::run_command(env + test::binary() + " infer det --precision int8 --benchmark=True --warmup_runs 0"
+                                   " --cpu_threads 2 --image_dir " + test::data_dir() +
+                                 "/samples/imgs_ger_1.jpg --draw_img_save_dir " + dir + "/out",
+                             dir);
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_NE(d.err.find(" precision: int8\n"), std::string::npos) << d.err;
+  EXPECT_NE(d.err.find("imgs_ger_1.jpg: 3 boxes"), std::string::npos) << d.err;
+}

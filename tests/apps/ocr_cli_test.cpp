@@ -363,3 +363,65 @@ TEST(OcrCli, PipelinedRunReadsExactlyWhatOneImageAfterTheOtherReads) {
   EXPECT_NE(p[1].find("warning: image '" + in + "/cut.jpg'"), std::string::npos) << p[1];
   EXPECT_NE(pipelined.err.find("6 images, 1 failed"), std::string::npos) << pipelined.err;
 }
+
+// --precision int8: the det and rec models run quantised (made once into the
+// int8 cache, here a fresh folder) and read the sign as fp32 does; the
+// second run reuses the cached models; --benchmark names the precision each
+// model ran (cls stays fp32).
+TEST(OcrCli, Int8ReadsTheSameMainWordsAsFp32AndReusesItsCache) {
+  const std::string dir = test::fresh_dir("cli_int8");
+  const std::string env = "OCRFORGE_CACHE_DIR=" + dir + "/cache ";
+  const std::string img = " --image_dir " + test::data_dir() + "/samples/imgs_ger_1.jpg";
+  auto fp32 = ocr(img + " --draw_img_save_dir " + dir + "/fp32", dir);
+  ASSERT_EQ(fp32.exit_code, 0) << fp32.err;
+  auto first = test::run_command(env + test::binary() + " ocr --cpu_threads 2 --precision int8" + img +
+                                     " --draw_img_save_dir " + dir + "/int8",
+                                 dir);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.err.find("int8: making the int8 form of det model"), std::string::npos) << first.err;
+  EXPECT_NE(first.err.find("int8: making the int8 form of rec model"), std::string::npos) << first.err;
+  // The main words: every fp32 line read with score >= 0.9, read the same in int8.
+  std::istringstream lines(fp32.out);
+  int checked = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const size_t tab = line.find('\t');
+    if (tab == std::string::npos || std::stod(line.substr(tab + 1)) < 0.9) continue;
+    EXPECT_NE(first.out.find(line.substr(0, tab) + "\t"), std::string::npos) << line.substr(0, tab) << "\n" << first.out;
+    ++checked;
+  }
+  EXPECT_GE(checked, 2) << fp32.out;
+  EXPECT_NE(first.out.find("EPPING\t"), std::string::npos) << first.out;
+  int models = 0, digests = 0;
+  for (const auto& e : fs::directory_iterator(dir + "/cache/int8")) {
+    models += e.path().extension() == ".onnx" && e.path().filename().string()[0] != '.';
+    digests += e.path().extension() == ".sha256";
+  }
+  EXPECT_EQ(models, 2) << "det and rec";
+  EXPECT_EQ(digests, 2) << "each with its digest file";
+
+  auto again = test::run_command(env + test::binary() + " ocr --cpu_threads 2 --precision int8 --use_angle_cls true"
+                                       " --benchmark=True --warmup_runs 1" + img + " --draw_img_save_dir " + dir + "/again",
+                                 dir);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.err.find("int8: making"), std::string::npos) << "the cached models must be reused\n" << again.err;
+  for (const char* report : {"model_name: det", "model_name: rec"}) {
+    const size_t at = again.err.find(report);
+    ASSERT_NE(at, std::string::npos) << report;
+    EXPECT_EQ(again.err.substr(again.err.find(" precision: ", at), 17), " precision: int8\n") << report;
+  }
+  const size_t cls = again.err.find("model_name: cls");
+  ASSERT_NE(cls, std::string::npos);
+  EXPECT_EQ(again.err.substr(again.err.find(" precision: ", cls), 17), " precision: fp32\n");
+}
+
+TEST(OcrCli, Fp16IsRefusedWithExitTwo) {
+  const std::string dir = test::fresh_dir("cli_fp16");
+  auto r = ocr("--precision fp16 --image_dir " + test::data_dir() + "/samples/imgs_ger_1.jpg --draw_img_save_dir " + dir,
+               dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--precision=fp16 is not supported"), std::string::npos) << r.err;
+  auto u = ocr("--precision int4 --image_dir x.jpg", dir);
+  EXPECT_EQ(u.exit_code, 2) << u.err;
+  auto h = ocr("--help", dir);
+  EXPECT_NE(h.out.find("cls stays fp32"), std::string::npos) << "the help says which models int8 covers";
+}

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <opencv2/imgcodecs.hpp>
 
+#include "ocrforge/core/label_file.h"
 #include "ocrforge/core/text.h"
 #include "ocrforge/infer/text_recognizer.h"
 #include "ocrforge/vision/rec_metric.h"
@@ -39,4 +40,36 @@ TEST(RecAccuracy, Ic15First400Crops) {
   EXPECT_GE(metric.acc(), 0.70);
   EXPECT_GE(metric.norm_edit_dis(), 0.85);
   std::cout << "acc " << metric.acc() << " norm_edit_dis " << metric.norm_edit_dis() << "\n";
+}
+
+// --precision int8 is used only if it stays within 1 point of fp32 (issue
+// 14): the same 400 crops, int8 against fp32, both metrics. The int8 model
+// is made into a fresh cache folder from the shipped calibration crops.
+TEST(RecAccuracy, Int8WithinOnePointOfFp32OnIc15First400Crops) {
+  const std::string data = test::shared_data_dir();
+  if (data.empty()) GTEST_SKIP() << "../shared/data not present";
+  RecParams p;
+  p.model_dir = test::model_root() + "/rec";
+  p.char_dict_path = test::model_root() + "/ppocr_keys_v1.txt";
+  const auto labels = read_rec_labels(data + "/ic15_rec_train/rec_gt_train.txt");
+  std::vector<cv::Mat> crops;
+  for (size_t i = 0; i < 400; ++i) crops.push_back(cv::imread(data + "/ic15_rec_train/" + labels[i].path));
+  double acc[2], ned[2];
+  for (int k = 0; k < 2; ++k) {
+    RuntimeParams rt;
+    rt.cpu_threads = 2;
+    rt.precision = k == 0 ? "fp32" : "int8";
+    rt.int8_cache_dir = test::fresh_dir("rec_accuracy_int8");
+    rt.int8_calibration_dir = test::source_dir() + "/data/int8_calibration";
+    TextRecognizer rec(p, rt);
+    ASSERT_EQ(rec.model().precision(), rt.precision);
+    const auto results = rec.recognize(crops);
+    RecMetric metric;
+    for (size_t i = 0; i < crops.size(); ++i) metric.add(results[i].text, labels[i].text);
+    acc[k] = metric.acc();
+    ned[k] = metric.norm_edit_dis();
+    std::cout << rt.precision << ": acc " << acc[k] << " norm_edit_dis " << ned[k] << "\n";
+  }
+  EXPECT_GE(acc[1], acc[0] - 0.01);
+  EXPECT_GE(ned[1], ned[0] - 0.01);
 }

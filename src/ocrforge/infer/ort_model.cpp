@@ -72,15 +72,27 @@ struct OrtModel::Impl {
 };
 
 static void check_precision(const RuntimeParams& rt) {
-  if (rt.precision != "fp32")
-    throw Error("--precision=" + rt.precision + " is not supported yet: the CPU provider runs fp32 models");
+  if (rt.precision == "fp32") return;
+  if (rt.precision == "int8") {
+    if (rt.use_gpu)
+      throw UsageError("--precision int8 runs on the CPU provider only (its int8 kernels); use it with --use_gpu=False");
+    return;
+  }
+  if (rt.precision == "fp16")
+    throw UsageError("--precision fp16 is not supported: the CPU provider has no fp16 kernels for these models; "
+                     "use fp32 or int8");
+  throw UsageError("--precision " + rt.precision + " is unknown: use fp32 or int8");
 }
 
 OrtModel::OrtModel(const std::string& model, const RuntimeParams& rt, const std::string& role,
-                   const std::string& flag)
+                   const std::string& flag, const CalibrationSource& int8_calibration)
     : impl_(std::make_unique<Impl>()) {
-  path_ = resolve_model_file(model, flag);
   check_precision(rt);
+  source_path_ = path_ = resolve_model_file(model, flag);
+  if (rt.precision == "int8" && int8_calibration) {
+    path_ = int8_model(source_path_, role, rt, int8_calibration).path;
+    precision_ = "int8";
+  }
   auto& so = impl_->options;
   so.SetIntraOpNumThreads(effective_threads(rt.cpu_threads));
   so.SetInterOpNumThreads(std::max(1, rt.inter_op_threads));
@@ -113,7 +125,8 @@ OrtModel::OrtModel(const std::string& model, const RuntimeParams& rt, const std:
                 std::to_string(s.GetInputCount()) + " inputs (expected 1); check " + flag);
   Ort::AllocatorWithDefaultOptions alloc;
   input_name_ = s.GetInputNameAllocated(0, alloc).get();
-  output_name_ = s.GetOutputNameAllocated(0, alloc).get();
+  for (size_t i = 0; i < s.GetOutputCount(); ++i) output_names_.push_back(s.GetOutputNameAllocated(i, alloc).get());
+  output_name_ = output_names_[0];
   // The shape infos are views into the TypeInfo objects: keep those alive.
   Ort::TypeInfo in_type = s.GetInputTypeInfo(0);
   Ort::TypeInfo out_type = s.GetOutputTypeInfo(0);
@@ -138,17 +151,19 @@ void OrtModel::reset_timing() {
   run_ms_ = 0;
 }
 
-TensorView OrtModel::run(const float* data, const std::vector<int64_t>& shape, double* run_ms_out) {
+std::vector<TensorView> OrtModel::run_outputs(const float* data, const std::vector<int64_t>& shape, size_t count,
+                                              double* run_ms_out) {
   int64_t n = 1;
   for (auto d : shape) n *= d;
   auto input = Ort::Value::CreateTensor<float>(impl_->memory, const_cast<float*>(data), static_cast<size_t>(n),
                                                shape.data(), shape.size());
   const char* in_names[] = {input_name_.c_str()};
-  const char* out_names[] = {output_name_.c_str()};
+  std::vector<const char*> out_names;
+  for (size_t i = 0; i < count; ++i) out_names.push_back(output_names_[i].c_str());
   Stopwatch sw;
   std::vector<Ort::Value> outputs;
   try {
-    outputs = impl_->session->Run(Ort::RunOptions{nullptr}, in_names, &input, 1, out_names, 1);
+    outputs = impl_->session->Run(Ort::RunOptions{nullptr}, in_names, &input, 1, out_names.data(), count);
   } catch (const Ort::Exception& e) {
     throw Error("model '" + path_ + "' failed on input " + shape_to_string(shape) + ": " + e.what());
   }
@@ -158,12 +173,24 @@ TensorView OrtModel::run(const float* data, const std::vector<int64_t>& shape, d
     std::lock_guard<std::mutex> lock(timing_mutex_);
     run_ms_ += ms;
   }
-  auto holder = std::make_shared<Ort::Value>(std::move(outputs[0]));
-  TensorView view;
-  view.shape = holder->GetTensorTypeAndShapeInfo().GetShape();
-  view.data = holder->GetTensorData<float>();
-  view.holder = holder;
-  return view;
+  std::vector<TensorView> views;
+  for (auto& o : outputs) {
+    auto holder = std::make_shared<Ort::Value>(std::move(o));
+    TensorView view;
+    view.shape = holder->GetTensorTypeAndShapeInfo().GetShape();
+    view.data = holder->GetTensorData<float>();
+    view.holder = holder;
+    views.push_back(std::move(view));
+  }
+  return views;
+}
+
+TensorView OrtModel::run(const float* data, const std::vector<int64_t>& shape, double* run_ms_out) {
+  return std::move(run_outputs(data, shape, 1, run_ms_out)[0]);
+}
+
+std::vector<TensorView> OrtModel::run_all(const float* data, const std::vector<int64_t>& shape) {
+  return run_outputs(data, shape, output_names_.size(), nullptr);
 }
 
 }  // namespace ocrforge

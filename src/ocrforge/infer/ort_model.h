@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ocrforge/infer/int8_model.h"
 #include "ocrforge/infer/params.h"
 
 namespace ocrforge {
@@ -25,8 +26,11 @@ class OrtModel {
   // `model` is a .onnx file or a folder holding inference.onnx (or exactly one
   // .onnx file). `role` ("det", "rec", "cls") and `flag` (e.g.
   // "--det_model_dir") only make error messages precise.
+  // runtime.precision "int8" loads the cached int8 form of the model
+  // (int8_model.h) when `int8_calibration` is given (det, rec); a model
+  // without one (cls) runs fp32, and precision() says so.
   OrtModel(const std::string& model, const RuntimeParams& runtime, const std::string& role,
-           const std::string& flag);
+           const std::string& flag, const CalibrationSource& int8_calibration = {});
   ~OrtModel();
   OrtModel(const OrtModel&) = delete;
   OrtModel& operator=(const OrtModel&) = delete;
@@ -35,8 +39,16 @@ class OrtModel {
   // Run to run_ms(). Safe to call from several threads at once (ORT sessions
   // are); `run_ms_out`, when given, receives this call's own time.
   TensorView run(const float* data, const std::vector<int64_t>& shape, double* run_ms_out = nullptr);
+  // Every output, in output_names() order (int8 calibration reads them all).
+  std::vector<TensorView> run_all(const float* data, const std::vector<int64_t>& shape);
 
+  // The file loaded: the int8 cache file under --precision int8.
   const std::string& path() const { return path_; }
+  // The model the user named, resolved to a file (== path() for fp32).
+  const std::string& source_path() const { return source_path_; }
+  // "fp32" or "int8": what this model actually runs.
+  const std::string& precision() const { return precision_; }
+  const std::vector<std::string>& output_names() const { return output_names_; }
   // Declared shapes; dynamic dimensions are -1.
   const std::vector<int64_t>& input_shape() const { return input_shape_; }
   const std::vector<int64_t>& output_shape() const { return output_shape_; }
@@ -48,7 +60,10 @@ class OrtModel {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
-  std::string path_, input_name_, output_name_;
+  std::vector<TensorView> run_outputs(const float* data, const std::vector<int64_t>& shape, size_t count,
+                                      double* run_ms_out);
+  std::string path_, source_path_, precision_ = "fp32", input_name_, output_name_;
+  std::vector<std::string> output_names_;
   std::vector<int64_t> input_shape_, output_shape_;
   mutable std::mutex timing_mutex_;  // run() may be called from several threads
   double run_ms_ = 0;

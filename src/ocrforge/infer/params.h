@@ -21,7 +21,12 @@ struct RuntimeParams {
   // ORT inter-op threads; only used when a model runs branches in parallel
   // (ORT_PARALLEL), which the PP-OCR models gain nothing from: kept at 1.
   int inter_op_threads = 1;
-  std::string precision = "fp32";  // only fp32 runs on the CPU provider
+  // "fp32", or "int8": det and rec run their int8 form (int8_model.h), made
+  // once into int8_cache_dir; cls stays fp32. fp16 is refused (no fp16
+  // kernels on the CPU provider).
+  std::string precision = "fp32";
+  std::string int8_cache_dir;        // "": $OCRFORGE_CACHE_DIR/int8, else ~/.cache/ocrforge/int8
+  std::string int8_calibration_dir;  // "": the images shipped in data/int8_calibration
   // ORT's CPU arena: on, because without it every large activation buffer is
   // a fresh mmap from glibc, page-faulted again at every run (1.5-2x slower
   // in docs/benchmarks.md). It keeps the largest blocks it has seen; for a

@@ -1,17 +1,31 @@
 #include "ocrforge/infer/text_detector.h"
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/image_files.h"
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/vision/box_order.h"
 #include "ocrforge/vision/db_postprocess.h"
 #include "ocrforge/vision/det_resize.h"
+#include "ocrforge/infer/image_reader.h"
 
 namespace ocrforge {
+
+// int8 calibration inputs: the images of <dir>/det at the default resize
+// (limit 960, max), so the cached model does not depend on the flags.
+static std::vector<CalibrationInput> det_calibration(const std::string& dir) {
+  std::vector<CalibrationInput> inputs;
+  for (const std::string& path : list_images(dir + "/det")) {
+    const LoadedImage img = read_image(path);
+    DetInput in = det_preprocess(img.bgr, DetResizeParams{});
+    inputs.push_back({std::move(in.chw), {1, 3, in.size.height, in.size.width}});
+  }
+  return inputs;
+}
 
 static bool dim_is(int64_t d, int64_t want) { return d == want || d < 0; }
 
 TextDetector::TextDetector(const DetParams& params, const RuntimeParams& runtime)
-    : params_(params), model_(std::make_unique<OrtModel>(params.model_dir, runtime, "det", "--det_model_dir")) {
+    : params_(params), model_(std::make_unique<OrtModel>(params.model_dir, runtime, "det", "--det_model_dir", det_calibration)) {
   const auto& in = model_->input_shape();
   const auto& out = model_->output_shape();
   if (in.size() != 4 || !dim_is(in[1], 3) || out.size() != 4 || !dim_is(out[1], 1))

@@ -8,7 +8,9 @@
 #include <thread>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/image_files.h"
 #include "ocrforge/core/stopwatch.h"
+#include "ocrforge/infer/image_reader.h"
 #include "ocrforge/infer/rec_batching.h"
 #include "ocrforge/vision/aspect_order.h"
 #include "ocrforge/vision/rec_resize.h"
@@ -34,11 +36,27 @@ static RuntimeParams per_worker(RuntimeParams runtime, int workers) {
   return runtime;
 }
 
+// int8 calibration inputs: the crops of <dir>/rec, each at its own width as
+// recognize() feeds it (PaddleOCR's 3 x 48 x 320 shape: the PP-OCR rec models).
+static std::vector<CalibrationInput> rec_calibration(const std::string& dir) {
+  const int h = RecParams{}.image_h, w = RecParams{}.image_w;
+  std::vector<CalibrationInput> inputs;
+  for (const std::string& path : list_images(dir + "/rec")) {
+    const cv::Mat crop = cap_rec_width(read_image(path).bgr, h);
+    const int width = rec_input_width(crop, h, w, 1);
+    CalibrationInput in{std::vector<float>(static_cast<size_t>(3) * h * width), {1, 3, h, width}};
+    rec_resize_normalize(crop, h, width, in.data.data());
+    inputs.push_back(std::move(in));
+  }
+  return inputs;
+}
+
 TextRecognizer::TextRecognizer(const RecParams& params, const RuntimeParams& runtime)
     : params_(params),
       workers_(rec_workers(params, runtime)),
       threads_per_worker_(per_worker(runtime, workers_).cpu_threads),
-      model_(std::make_unique<OrtModel>(params.model_dir, per_worker(runtime, workers_), "rec", "--rec_model_dir")),
+      model_(std::make_unique<OrtModel>(params.model_dir, per_worker(runtime, workers_), "rec", "--rec_model_dir",
+                                        rec_calibration)),
       charset_(load_charset(params)) {
   const auto& in = model_->input_shape();
   const auto& out = model_->output_shape();

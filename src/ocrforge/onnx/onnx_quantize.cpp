@@ -1,0 +1,630 @@
+// INT8 quantisation of Conv / MatMul / Gemm weights (onnx_quantize.h).
+#include "ocrforge/onnx/onnx_quantize.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+
+#include "ocrforge/core/atomic_file.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/onnx/onnx_model_file.h"
+#include "ocrforge/onnx/onnx_opset_upgrade.h"
+
+namespace ocrforge {
+
+namespace {
+
+const char* kMsDomain = "com.microsoft";
+
+bool default_domain(const onnx::NodeProto& n) { return n.domain().empty() || n.domain() == "ai.onnx"; }
+
+const onnx::AttributeProto* find_attr(const onnx::NodeProto& n, const std::string& name) {
+  for (const auto& a : n.attribute())
+    if (a.name() == name) return &a;
+  return nullptr;
+}
+
+int64_t int_attr(const onnx::NodeProto& n, const std::string& name, int64_t def) {
+  const auto* a = find_attr(n, name);
+  return a ? a->i() : def;
+}
+
+float float_attr(const onnx::NodeProto& n, const std::string& name, float def) {
+  const auto* a = find_attr(n, name);
+  return a ? a->f() : def;
+}
+
+std::string node_label(const onnx::NodeProto& n) {
+  return n.op_type() + " '" + (n.name().empty() ? n.output(0) : n.name()) + "'";
+}
+
+// A float tensor's values (raw_data or float_data).
+std::vector<float> float_values(const onnx::TensorProto& t) {
+  std::vector<float> v;
+  if (!t.raw_data().empty()) {
+    v.resize(t.raw_data().size() / 4);
+    std::memcpy(v.data(), t.raw_data().data(), v.size() * 4);
+  } else {
+    v.assign(t.float_data().begin(), t.float_data().end());
+  }
+  return v;
+}
+
+template <typename T>
+std::string raw_of(const std::vector<T>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+// The model as the quantiser sees it: constants (initializers and Constant
+// node outputs) by name, who consumes each value, and names made unique.
+class GraphView {
+ public:
+  explicit GraphView(onnx::ModelProto* model) : model_(model) { index(); }
+
+  void index() {
+    constants_.clear();
+    consumers_.clear();
+    producer_.clear();
+    names_.clear();
+    auto* g = model_->mutable_graph();
+    for (auto& t : *g->mutable_initializer()) {
+      constants_[t.name()] = &t;
+      names_.insert(t.name());
+    }
+    for (int i = 0; i < g->node_size(); ++i) {
+      auto* n = g->mutable_node(i);
+      if (n->op_type() == "Constant" && default_domain(*n) && n->output_size() == 1)
+        for (auto& a : *n->mutable_attribute())
+          if (a.name() == "value" && a.type() == onnx::AttributeProto::TENSOR) constants_[n->output(0)] = a.mutable_t();
+      for (const auto& in : n->input())
+        if (!in.empty()) consumers_[in].push_back(i);
+      for (const auto& out : n->output()) {
+        producer_[out] = i;
+        names_.insert(out);
+      }
+    }
+    for (const auto& vi : g->input()) names_.insert(vi.name());
+  }
+
+  const onnx::TensorProto* constant(const std::string& name) const {
+    const auto it = constants_.find(name);
+    return it == constants_.end() ? nullptr : it->second;
+  }
+  const std::vector<int>& consumers(const std::string& name) const {
+    static const std::vector<int> none;
+    const auto it = consumers_.find(name);
+    return it == consumers_.end() ? none : it->second;
+  }
+  int producer(const std::string& name) const {
+    const auto it = producer_.find(name);
+    return it == producer_.end() ? -1 : it->second;
+  }
+  std::string unique(const std::string& base) {
+    std::string name = base;
+    for (int i = 1; names_.count(name); ++i) name = base + "_" + std::to_string(i);
+    names_.insert(name);
+    return name;
+  }
+
+ private:
+  onnx::ModelProto* model_;
+  std::map<std::string, onnx::TensorProto*> constants_;
+  std::map<std::string, std::vector<int>> consumers_;
+  std::map<std::string, int> producer_;
+  std::set<std::string> names_;
+};
+
+bool float_constant(const GraphView& v, const std::string& name, size_t rank) {
+  const auto* t = v.constant(name);
+  return t && t->data_type() == onnx::TensorProto::FLOAT && static_cast<size_t>(t->dims_size()) == rank;
+}
+
+// Conv / ConvTranspose / MatMul / Gemm with a constant weight: the layers
+// that bound the "input" and "output" regions of the rules.
+bool weighted(const GraphView& v, const onnx::NodeProto& n) {
+  if (!default_domain(n) || n.input_size() < 2) return false;
+  const std::string& op = n.op_type();
+  if (op == "Conv" || op == "ConvTranspose" || op == "MatMul" || op == "Gemm") return v.constant(n.input(1)) != nullptr;
+  return false;
+}
+
+// Weighted nodes reached from the graph inputs (forward) or from the graph
+// outputs (backward) through weight-free nodes only.
+std::set<int> boundary_layers(const onnx::ModelProto& model, const GraphView& v, bool from_inputs) {
+  std::set<int> found, seen;
+  std::deque<int> todo;
+  const auto& g = model.graph();
+  auto push_value = [&](const std::string& value) {
+    if (from_inputs) {
+      for (int c : v.consumers(value)) todo.push_back(c);
+    } else if (v.producer(value) >= 0) {
+      todo.push_back(v.producer(value));
+    }
+  };
+  if (from_inputs) {
+    for (const auto& vi : g.input())
+      if (!v.constant(vi.name())) push_value(vi.name());
+  } else {
+    for (const auto& vi : g.output()) push_value(vi.name());
+  }
+  while (!todo.empty()) {
+    const int i = todo.front();
+    todo.pop_front();
+    if (!seen.insert(i).second) continue;
+    const auto& n = g.node(i);
+    if (weighted(v, n)) {
+      found.insert(i);
+      continue;
+    }
+    if (from_inputs) {
+      for (const auto& out : n.output()) push_value(out);
+    } else {
+      for (const auto& in : n.input())
+        if (!in.empty() && !v.constant(in)) push_value(in);
+    }
+  }
+  return found;
+}
+
+// Symmetric int8 per output channel: channel c of `w` (channels x per values)
+// scaled by max|w_c| / 127, so 0 stays exact and the zero point is 0.
+struct QuantizedWeight {
+  std::vector<int8_t> q;
+  std::vector<float> scale;
+};
+
+QuantizedWeight quantize_per_channel(const std::vector<float>& w, int64_t channels, bool channel_is_last) {
+  QuantizedWeight out;
+  const int64_t per = static_cast<int64_t>(w.size()) / channels;
+  out.q.resize(w.size());
+  out.scale.assign(static_cast<size_t>(channels), 0.f);
+  auto at = [&](int64_t c, int64_t j) -> size_t {
+    return static_cast<size_t>(channel_is_last ? j * channels + c : c * per + j);
+  };
+  for (int64_t c = 0; c < channels; ++c) {
+    float amax = 0;
+    for (int64_t j = 0; j < per; ++j) amax = std::max(amax, std::fabs(w[at(c, j)]));
+    const float s = amax > 0 ? amax / 127.f : 1.f;
+    out.scale[static_cast<size_t>(c)] = s;
+    for (int64_t j = 0; j < per; ++j) {
+      const float r = std::nearbyint(w[at(c, j)] / s);
+      out.q[at(c, j)] = static_cast<int8_t>(std::clamp(r, -127.f, 127.f));
+    }
+  }
+  return out;
+}
+
+// uint8 asymmetric from a measured range (widened to hold 0, as ORT's MinMax
+// calibration does, so zero padding is exact).
+struct Uint8Params {
+  float scale = 1;
+  uint8_t zero_point = 0;
+};
+
+Uint8Params uint8_params(ActivationRange r) {
+  const float lo = std::min(0.f, r.min), hi = std::max(0.f, r.max);
+  Uint8Params p;
+  p.scale = hi > lo ? (hi - lo) / 255.f : 1.f;
+  p.zero_point = static_cast<uint8_t>(std::clamp(std::nearbyint(-lo / p.scale), 0.f, 255.f));
+  return p;
+}
+
+class Quantizer {
+ public:
+  Quantizer(onnx::ModelProto* model, const QuantizeParams& p, QuantizeReport* report)
+      : model_(model), g_(model->mutable_graph()), view_(model), p_(p), report_(report) {}
+
+  // Which nodes the rules quantise; `why` collects the kept ones.
+  std::vector<int> plan(bool convs_allowed, const std::string& conv_block) {
+    const std::set<int> inputs = p_.keep_input_layers ? boundary_layers(*model_, view_, true) : std::set<int>{};
+    const std::set<int> outputs = p_.keep_output_layers ? boundary_layers(*model_, view_, false) : std::set<int>{};
+    std::vector<int> chosen;
+    for (int i = 0; i < g_->node_size(); ++i) {
+      const auto& n = g_->node(i);
+      if (!weighted(view_, n)) continue;
+      const std::string& op = n.op_type();
+      auto keep = [&](const std::string& why) { report_->kept_fp32.push_back(node_label(n) + ": " + why); };
+      if (p_.keep_fp32.count(n.name()) || p_.keep_fp32.count(n.output(0)) || p_.keep_fp32.count(n.input(1))) {
+        keep("named in keep_fp32");
+        continue;
+      }
+      if (op == "ConvTranspose") {
+        keep("ConvTranspose is not quantised");
+        continue;
+      }
+      const bool is_conv = op == "Conv";
+      if (is_conv && p_.conv == QuantizeParams::ConvMode::Keep) {
+        keep("convs are not quantised (ConvMode::Keep)");
+        continue;
+      }
+      if (!is_conv && !p_.matmul) {
+        keep("MatMul / Gemm are not quantised (matmul = false)");
+        continue;
+      }
+      if (inputs.count(i)) {
+        keep("reads the graph input (first layer)");
+        continue;
+      }
+      if (outputs.count(i)) {
+        keep("feeds a graph output (last layer)");
+        continue;
+      }
+      if (is_conv) {
+        if (!convs_allowed) {
+          keep(conv_block);
+          continue;
+        }
+        if (!float_constant(view_, n.input(1), 4)) {
+          keep("weight is not a 4-D float constant");
+          continue;
+        }
+        if (n.input_size() > 2 && !n.input(2).empty() && !float_constant(view_, n.input(2), 1)) {
+          keep("bias is not a constant");
+          continue;
+        }
+        if (p_.keep_grouped_convs && int_attr(n, "group", 1) != 1) {
+          keep("grouped (depthwise) conv");
+          continue;
+        }
+        if (p_.keep_pooled_convs) {
+          const int prod = view_.producer(n.input(0));
+          if (prod >= 0 && g_->node(prod).op_type() == "GlobalAveragePool") {
+            keep("1x1-spatial input (squeeze-and-excite branch)");
+            continue;
+          }
+        }
+        if (leading_kept_ < p_.keep_leading_convs) {
+          ++leading_kept_;
+          keep("one of the first " + std::to_string(p_.keep_leading_convs) + " quantisable convs");
+          continue;
+        }
+      } else if (op == "MatMul") {
+        if (!float_constant(view_, n.input(1), 2)) {
+          keep("weight is not a 2-D float constant");
+          continue;
+        }
+      } else {  // Gemm
+        const bool simple = float_constant(view_, n.input(1), 2) && int_attr(n, "transA", 0) == 0 &&
+                            float_attr(n, "alpha", 1.f) == 1.f &&
+                            (n.input_size() < 3 || n.input(2).empty() ||
+                             (float_attr(n, "beta", 1.f) == 1.f && float_constant(view_, n.input(2), 1)));
+        if (!simple) {
+          keep("Gemm with transA, alpha / beta != 1 or a non-constant / non-1-D bias");
+          continue;
+        }
+      }
+      chosen.push_back(i);
+    }
+    return chosen;
+  }
+
+  // Rewrites the chosen nodes; the new nodes take each original's place.
+  void rewrite(const std::vector<int>& chosen) {
+    std::map<int, std::vector<onnx::NodeProto>> replacement;
+    for (int i : chosen) {
+      const onnx::NodeProto n = g_->node(i);
+      std::vector<onnx::NodeProto> out;
+      if (n.op_type() == "Conv") {
+        if (p_.conv == QuantizeParams::ConvMode::Static)
+          static_conv(n, &out);
+        else
+          dynamic_conv(n, &out);
+        report_->convs_quantized++;
+      } else {
+        matmul(n, &out);
+        report_->matmuls_quantized++;
+      }
+      replacement[i] = std::move(out);
+    }
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+    // Shared quantised inputs are emitted before their first consumer.
+    for (int i = 0; i < g_->node_size(); ++i) {
+      const auto it = replacement.find(i);
+      if (it == replacement.end()) {
+        *nodes.Add() = g_->node(i);
+        continue;
+      }
+      for (auto& r : it->second) *nodes.Add() = std::move(r);
+    }
+    g_->mutable_node()->Swap(&nodes);
+    remove_unused_constants();
+  }
+
+ private:
+  std::string add_init(const std::string& base, int32_t type, const std::vector<int64_t>& dims, const std::string& raw) {
+    const std::string name = view_.unique(base);
+    auto* t = g_->add_initializer();
+    t->set_name(name);
+    t->set_data_type(type);
+    for (int64_t d : dims) t->add_dims(d);
+    t->set_raw_data(raw);
+    return name;
+  }
+
+  static onnx::NodeProto make(const std::string& op, const std::vector<std::string>& in,
+                              const std::vector<std::string>& out, const std::string& name,
+                              const std::string& domain = "") {
+    onnx::NodeProto n;
+    n.set_op_type(op);
+    n.set_name(name);
+    if (!domain.empty()) n.set_domain(domain);
+    for (const auto& s : in) n.add_input(s);
+    for (const auto& s : out) n.add_output(s);
+    return n;
+  }
+
+  static void copy_conv_attrs(const onnx::NodeProto& from, onnx::NodeProto* to) {
+    for (const auto& a : from.attribute())
+      if (a.name() == "auto_pad" || a.name() == "dilations" || a.name() == "group" || a.name() == "kernel_shape" ||
+          a.name() == "pads" || a.name() == "strides")
+        *to->add_attribute() = a;
+  }
+
+  std::vector<int64_t> dims_of(const std::string& name) const {
+    const auto* t = view_.constant(name);
+    return {t->dims().begin(), t->dims().end()};
+  }
+
+  ActivationRange range_of(const std::string& tensor, const onnx::NodeProto& n) const {
+    const auto it = p_.ranges.find(tensor);
+    if (it == p_.ranges.end())
+      throw Error("static int8 quantisation of " + node_label(n) + " needs the calibrated range of '" + tensor +
+                  "', which was not measured");
+    return it->second;
+  }
+
+  // x -> QuantizeLinear (shared by every quantised conv reading x).
+  struct QInput {
+    std::string q, scale, zero_point;
+  };
+  QInput quantize_input_static(const std::string& x, const onnx::NodeProto& n, std::vector<onnx::NodeProto>* out) {
+    if (const auto it = static_inputs_.find(x); it != static_inputs_.end()) return it->second;
+    const Uint8Params qp = uint8_params(range_of(x, n));
+    QInput in;
+    in.scale = add_init(x + "_scale", onnx::TensorProto::FLOAT, {}, raw_of(std::vector<float>{qp.scale}));
+    in.zero_point = add_init(x + "_zero_point", onnx::TensorProto::UINT8, {}, raw_of(std::vector<uint8_t>{qp.zero_point}));
+    in.q = view_.unique(x + "_quantized");
+    out->push_back(make("QuantizeLinear", {x, in.scale, in.zero_point}, {in.q}, in.q + "_node"));
+    static_inputs_[x] = in;
+    return in;
+  }
+
+  QInput quantize_input_dynamic(const std::string& x, std::vector<onnx::NodeProto>* out) {
+    if (const auto it = dynamic_inputs_.find(x); it != dynamic_inputs_.end()) return it->second;
+    QInput in;
+    in.q = view_.unique(x + "_quantized");
+    in.scale = view_.unique(x + "_scale");
+    in.zero_point = view_.unique(x + "_zero_point");
+    out->push_back(make("DynamicQuantizeLinear", {x}, {in.q, in.scale, in.zero_point}, in.q + "_node"));
+    dynamic_inputs_[x] = in;
+    return in;
+  }
+
+  void static_conv(const onnx::NodeProto& n, std::vector<onnx::NodeProto>* out) {
+    const std::vector<int64_t> wd = dims_of(n.input(1));
+    const int64_t k = wd[0];
+    const QuantizedWeight w = quantize_per_channel(float_values(*view_.constant(n.input(1))), k, false);
+    const QInput x = quantize_input_static(n.input(0), n, out);
+    const Uint8Params xp = uint8_params(range_of(n.input(0), n));
+    const Uint8Params yp = uint8_params(range_of(n.output(0), n));
+    const std::string base = n.name().empty() ? n.output(0) : n.name();
+    const std::string wq = add_init(n.input(1) + "_int8", onnx::TensorProto::INT8, wd, raw_of(w.q));
+    const std::string ws = add_init(n.input(1) + "_scale", onnx::TensorProto::FLOAT, {k}, raw_of(w.scale));
+    const std::string wz = add_init(n.input(1) + "_zero_point", onnx::TensorProto::INT8, {k},
+                                    raw_of(std::vector<int8_t>(static_cast<size_t>(k), 0)));
+    const std::string ys = add_init(n.output(0) + "_scale", onnx::TensorProto::FLOAT, {}, raw_of(std::vector<float>{yp.scale}));
+    const std::string yz = add_init(n.output(0) + "_zero_point", onnx::TensorProto::UINT8, {},
+                                    raw_of(std::vector<uint8_t>{yp.zero_point}));
+    std::vector<std::string> inputs = {x.q, x.scale, x.zero_point, wq, ws, wz, ys, yz};
+    if (n.input_size() > 2 && !n.input(2).empty()) {
+      // int32 bias in the accumulator's scale (input scale x weight scale).
+      const std::vector<float> b = float_values(*view_.constant(n.input(2)));
+      std::vector<int32_t> bq(b.size());
+      for (size_t c = 0; c < b.size(); ++c) {
+        const double s = static_cast<double>(xp.scale) * w.scale[c];
+        bq[c] = static_cast<int32_t>(std::clamp(std::nearbyint(b[c] / s), -2147483647.0, 2147483647.0));
+      }
+      inputs.push_back(add_init(n.input(2) + "_int32", onnx::TensorProto::INT32, {k}, raw_of(bq)));
+    }
+    const std::string yq = view_.unique(n.output(0) + "_quantized");
+    onnx::NodeProto conv = make("QLinearConv", inputs, {yq}, base + "_int8");
+    copy_conv_attrs(n, &conv);
+    out->push_back(conv);
+    out->push_back(make("DequantizeLinear", {yq, ys, yz}, {n.output(0)}, base + "_dequantize"));
+  }
+
+  void dynamic_conv(const onnx::NodeProto& n, std::vector<onnx::NodeProto>* out) {
+    const std::vector<int64_t> wd = dims_of(n.input(1));
+    const int64_t k = wd[0];
+    const QuantizedWeight w = quantize_per_channel(float_values(*view_.constant(n.input(1))), k, false);
+    const QInput x = quantize_input_dynamic(n.input(0), out);
+    const std::string base = n.name().empty() ? n.output(0) : n.name();
+    const std::string wq = add_init(n.input(1) + "_int8", onnx::TensorProto::INT8, wd, raw_of(w.q));
+    // ORT's ConvInteger takes one weight zero point only: symmetric weights
+    // have 0 for every channel, and the per-channel scales apply afterwards.
+    const std::string wz = add_init(n.input(1) + "_zero_point", onnx::TensorProto::INT8, {}, raw_of(std::vector<int8_t>{0}));
+    const std::string ws = add_init(n.input(1) + "_scale", onnx::TensorProto::FLOAT, {1, k, 1, 1}, raw_of(w.scale));
+    const std::string acc = view_.unique(n.output(0) + "_int32");
+    onnx::NodeProto conv = make("ConvInteger", {x.q, wq, x.zero_point, wz}, {acc}, base + "_int8");
+    copy_conv_attrs(n, &conv);
+    out->push_back(conv);
+    const std::string f = view_.unique(n.output(0) + "_float");
+    onnx::NodeProto cast = make("Cast", {acc}, {f}, f + "_node");
+    auto* to = cast.add_attribute();
+    to->set_name("to");
+    to->set_type(onnx::AttributeProto::INT);
+    to->set_i(onnx::TensorProto::FLOAT);
+    out->push_back(cast);
+    const std::string scale = view_.unique(n.output(0) + "_scale");
+    out->push_back(make("Mul", {x.scale, ws}, {scale}, scale + "_node"));
+    const bool has_bias = n.input_size() > 2 && !n.input(2).empty();
+    const std::string scaled = has_bias ? view_.unique(n.output(0) + "_unbiased") : n.output(0);
+    out->push_back(make("Mul", {f, scale}, {scaled}, scaled + "_node"));
+    if (has_bias) {
+      const std::vector<float> b = float_values(*view_.constant(n.input(2)));
+      const std::string b4 = add_init(n.input(2) + "_nchw", onnx::TensorProto::FLOAT, {1, k, 1, 1}, raw_of(b));
+      out->push_back(make("Add", {scaled, b4}, {n.output(0)}, base + "_bias"));
+    }
+  }
+
+  // MatMul x W / Gemm x W^T (+ C): DynamicQuantizeMatMul with W [K, N] int8
+  // per column (output feature), bias folded in for Gemm.
+  void matmul(const onnx::NodeProto& n, std::vector<onnx::NodeProto>* out) {
+    std::vector<int64_t> wd = dims_of(n.input(1));
+    std::vector<float> w = float_values(*view_.constant(n.input(1)));
+    if (n.op_type() == "Gemm" && int_attr(n, "transB", 0) != 0) {  // stored [N, K]: make it [K, N]
+      std::vector<float> t(w.size());
+      for (int64_t r = 0; r < wd[0]; ++r)
+        for (int64_t c = 0; c < wd[1]; ++c) t[static_cast<size_t>(c * wd[0] + r)] = w[static_cast<size_t>(r * wd[1] + c)];
+      w.swap(t);
+      std::swap(wd[0], wd[1]);
+    }
+    const int64_t cols = wd[1];
+    const QuantizedWeight q = quantize_per_channel(w, cols, true);
+    const std::string base = n.name().empty() ? n.output(0) : n.name();
+    const std::string wq = add_init(n.input(1) + "_int8", onnx::TensorProto::INT8, wd, raw_of(q.q));
+    const std::string ws = add_init(n.input(1) + "_scale", onnx::TensorProto::FLOAT, {cols}, raw_of(q.scale));
+    const std::string wz = add_init(n.input(1) + "_zero_point", onnx::TensorProto::INT8, {cols},
+                                    raw_of(std::vector<int8_t>(static_cast<size_t>(cols), 0)));
+    std::vector<std::string> inputs = {n.input(0), wq, ws, wz};
+    if (n.op_type() == "Gemm" && n.input_size() > 2 && !n.input(2).empty()) inputs.push_back(n.input(2));
+    out->push_back(make("DynamicQuantizeMatMul", inputs, {n.output(0)}, base + "_int8", kMsDomain));
+  }
+
+  // Constants (initializers, Constant nodes) no node reads any more: the
+  // float weights that were replaced.
+  void remove_unused_constants() {
+    std::set<std::string> used;
+    for (const auto& n : g_->node())
+      for (const auto& in : n.input()) used.insert(in);
+    for (const auto& o : g_->output()) used.insert(o.name());
+    std::set<std::string> removed;
+    auto* inits = g_->mutable_initializer();
+    for (int i = inits->size() - 1; i >= 0; --i)
+      if (!used.count(inits->Get(i).name())) {
+        removed.insert(inits->Get(i).name());
+        inits->DeleteSubrange(i, 1);
+      }
+    // Old IRs also list initializers among the graph inputs.
+    auto* inputs = g_->mutable_input();
+    for (int i = inputs->size() - 1; i >= 0; --i)
+      if (removed.count(inputs->Get(i).name())) inputs->DeleteSubrange(i, 1);
+    auto* nodes = g_->mutable_node();
+    for (int i = nodes->size() - 1; i >= 0; --i) {
+      const auto& n = nodes->Get(i);
+      if (n.op_type() == "Constant" && n.output_size() == 1 && !used.count(n.output(0))) nodes->DeleteSubrange(i, 1);
+    }
+  }
+
+  onnx::ModelProto* model_;
+  onnx::GraphProto* g_;
+  GraphView view_;
+  const QuantizeParams& p_;
+  QuantizeReport* report_;
+  std::map<std::string, QInput> static_inputs_, dynamic_inputs_;
+  int leading_kept_ = 0;
+};
+
+bool needs_opset_11(const QuantizeParams& p) { return p.conv != QuantizeParams::ConvMode::Keep; }
+
+// Loads `src` and decides what is quantised; with `upgrade`, raises the opset
+// where the chosen conv mode needs it.
+struct Planned {
+  onnx::ModelProto model;
+  std::vector<int> chosen;
+};
+
+Planned plan_model(const std::string& src, const QuantizeParams& params, QuantizeReport* report, bool upgrade) {
+  Planned p;
+  p.model = onnx_file::load(src);
+  report->opset_before = report->opset_after = onnx_opset::default_opset(p.model);
+  bool convs_allowed = true;
+  std::string why;
+  if (needs_opset_11(params) && report->opset_before < 11) {
+    onnx::ModelProto copy = p.model;
+    convs_allowed = onnx_opset::upgrade_to_11(&copy, &why);
+    if (convs_allowed && upgrade) {
+      p.model = std::move(copy);
+      report->opset_after = 11;
+    }
+  }
+  Quantizer q(&p.model, params, report);
+  p.chosen = q.plan(convs_allowed, "the model's opset " + std::to_string(report->opset_before) +
+                                       " cannot be raised to 11 for int8 convs: " + why);
+  return p;
+}
+
+}  // namespace
+
+std::vector<std::string> calibration_tensors(const std::string& src, const QuantizeParams& params) {
+  if (params.conv != QuantizeParams::ConvMode::Static) return {};
+  QuantizeReport report;
+  Planned p = plan_model(src, params, &report, false);
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (int i : p.chosen) {
+    const auto& n = p.model.graph().node(i);
+    if (n.op_type() != "Conv") continue;
+    for (const std::string& t : {n.input(0), n.output(0)})
+      if (seen.insert(t).second) names.push_back(t);
+  }
+  return names;
+}
+
+void write_calibration_model(const std::string& src, const std::string& dst, const std::vector<std::string>& tensors) {
+  onnx::ModelProto model = onnx_file::load(src);
+  std::set<std::string> outputs;
+  for (const auto& o : model.graph().output()) outputs.insert(o.name());
+  for (const auto& t : tensors) {
+    if (outputs.count(t)) continue;
+    auto* vi = model.mutable_graph()->add_output();
+    vi->set_name(t);
+    vi->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  }
+  std::string bytes;
+  if (!model.SerializeToString(&bytes)) throw Error("cannot serialise the calibration model for '" + dst + "'");
+  write_file_atomic(dst, bytes, false);
+}
+
+QuantizeReport quantize_onnx_model(const std::string& src, const std::string& dst, const QuantizeParams& params,
+                                   const std::map<std::string, std::string>& metadata) {
+  QuantizeReport report;
+  Planned p = plan_model(src, params, &report, true);
+  std::error_code ec;
+  report.bytes_before = static_cast<size_t>(std::filesystem::file_size(src, ec));
+  Quantizer q(&p.model, params, &report);
+  q.rewrite(p.chosen);
+  if (report.matmuls_quantized > 0) {
+    bool has_ms = false;
+    for (const auto& op : p.model.opset_import()) has_ms |= op.domain() == kMsDomain;
+    if (!has_ms) {
+      auto* op = p.model.add_opset_import();
+      op->set_domain(kMsDomain);
+      op->set_version(1);
+    }
+  }
+  for (const auto& [k, v] : metadata) {
+    auto* m = p.model.add_metadata_props();
+    m->set_key(k);
+    m->set_value(v);
+  }
+  std::string bytes;
+  if (!p.model.SerializeToString(&bytes)) throw Error("cannot serialise the int8 model for '" + dst + "'");
+  report.bytes_after = bytes.size();
+  const std::filesystem::path target(dst);
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  write_file_atomic(dst, bytes);
+  return report;
+}
+
+std::map<std::string, int> onnx_op_counts(const std::string& path) {
+  const onnx::ModelProto model = onnx_file::load(path);
+  std::map<std::string, int> counts;
+  for (const auto& n : model.graph().node()) counts[(default_domain(n) ? "" : n.domain() + ".") + n.op_type()]++;
+  return counts;
+}
+
+}  // namespace ocrforge
