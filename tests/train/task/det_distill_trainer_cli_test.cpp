@@ -26,12 +26,16 @@ double last_metric(const std::string& jsonl, const std::string& key) {
 }  // namespace
 
 TEST(DetDistillTrainerCli, TinyCmlTrainsExportsAndInfers) {
-  const auto train = test::make_tiny_det_task("cml_cli", 8, 256, 11);
-  const auto held = test::make_tiny_det_task("cml_cli_heldout", 4, 256, 77);  // other pages, never trained on
+  // 128 x 128 pages with small words: the students detect the held-out
+  // pages after ~150 steps (hmean 0.6 at step 120, 1.0 from 160 here).
+  constexpr int kSize = 128;
+  constexpr double kTextScale = 0.55;
+  const auto train = test::make_tiny_det_task("cml_cli", 8, kSize, 11, kTextScale);
+  const auto held = test::make_tiny_det_task("cml_cli_heldout", 4, kSize, 77, kTextScale);  // never trained on
   test::CmlOptions o;
   o.teacher_onnx = test::model_root() + "/det/inference.onnx";
-  constexpr int kEpochs = 60;  // 8 pages, batch 4: 120 steps
-  YAML::Node root = YAML::Load(test::tiny_cml_config(train, kEpochs, 4, o));
+  constexpr int kEpochs = 90;  // 8 pages, batch 4: 180 steps
+  YAML::Node root = YAML::Load(test::tiny_cml_config(train, kEpochs, 4, o, kSize, 0.004));
   root["Eval"]["dataset"]["data_dir"] = held.dir;
   root["Eval"]["dataset"]["label_file_list"] = YAML::Load("[" + held.dir + "/det_gt.txt]");
   root["Global"]["eval_batch_step"] = YAML::Load("[0, " + std::to_string(2 * kEpochs) + "]");
@@ -55,7 +59,7 @@ TEST(DetDistillTrainerCli, TinyCmlTrainsExportsAndInfers) {
   const double hmean = last_metric(train.save_dir + "/metrics.jsonl", "hmean");
   std::printf("held-out Student hmean: untrained %.3f, after %d steps %.3f\n", untrained, 2 * kEpochs, hmean);
   EXPECT_LT(untrained, 0.2);
-  EXPECT_GE(hmean, 0.6);
+  EXPECT_GE(hmean, 0.7);
 
   const std::string out = train.dir + "/inference";
   const auto exported = test::run_command(test::binary() + " export -c " + cfg + " -o Global.pretrained_model=" +
