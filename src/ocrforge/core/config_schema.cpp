@@ -28,6 +28,8 @@ Field global_section() {
       {"infer_mode", B}, {"use_space_char", B}, {"distributed", B}, {"save_res_path", S},
       {"seed", I}, {"use_amp", B}, {"amp_level", S}, {"scale_loss", N},
       {"use_dynamic_loss_scaling", B}, {"use_sync_bn", B}, {"d2s_train_image_shape", IL, {}, 3},
+      // PaddleOCR 2.8+ configs name the AMP precision; informational, as use_amp is refused on CPU
+      {"amp_dtype", S, {"float16", "bfloat16"}},
       // ocrforge's own keys: CPU threads, bit-reproducible kernels, global
       // gradient-norm clipping (0 = off).
       {"num_threads", I}, {"deterministic", B}, {"grad_clip", N},
@@ -162,7 +164,7 @@ Field build_schema() {
       component("Metric", "metric",
                 {{"RecMetric", {{"main_indicator", S}, {"ignore_space", B}, {"is_filter", B}}},
                  {"ClsMetric", {{"main_indicator", S}}},
-                 {"DistillationMetric", {{"base_metric_name", S, {"RecMetric"}}, {"main_indicator", S},
+                 {"DistillationMetric", {{"base_metric_name", S, {"RecMetric", "DetMetric"}}, {"main_indicator", S},
                                          {"key", S}, {"ignore_space", B}, {"is_filter", B}}}}),
       data_section("Train"),
       data_section("Eval"),

@@ -11,11 +11,13 @@
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/onnx/onnx_graph_module.h"
+#include "ocrforge/train/task/det_distill_task.h"
 #include "ocrforge/train/task/rec_distill_task.h"
 #include "ocrforge/train/task/rec_task.h"
 #include "ocrforge/train/task/task.h"
 #include "ocrforge/train/task/training_schema.h"
 #include "train/onnx/shipped_model_inputs.h"
+#include "train/task/det_distill_fixture.h"
 #include "train/task/distill_fixture.h"
 #include "train/task/multihead_fixture.h"
 
@@ -218,6 +220,62 @@ TEST(ExportModel, MultiHeadExportsTheCtcBranchAndLeavesTheSarHeadOut) {
     ADD_FAILURE() << "a checkpoint with another neck exported";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("shape mismatches: head.fc.weight"), std::string::npos) << e.what();
+  }
+}
+
+// A CML checkpoint exports OUT/Student/, OUT/Student2/ and OUT/Teacher/ (the
+// LKPAN teacher through its emitter), each a det inference folder whose
+// inference.yml carries DBPostProcess with the config's thresholds; ORT on
+// each computes what the member computes in LibTorch.
+TEST(ExportModel, DetDistillationWritesADetFolderPerModelThatOrtRunsLikeLibTorch) {
+  const auto t = test::make_tiny_det_task("export_cml", 1);
+  const std::string out = t.dir + "/inference";
+  Config config = Config::from_string(test::tiny_cml_config(t, 1, 2));
+  std::unique_ptr<Task> task = make_task(config, trainer_options_from_config(config), torch::kCPU);
+  auto* d = dynamic_cast<DetDistillTask*>(task.get());
+  ASSERT_NE(d, nullptr);
+  {
+    // Weights and batch-norm statistics away from their initial values, so
+    // the file must carry them: random weights, then each member's
+    // statistics taken from one batch (momentum 1), as a trained network's
+    // are (random statistics would blow the deep teacher's activations up
+    // until float32 rounding alone exceeds 1e-4; det_model_onnx_test.cpp).
+    torch::NoGradGuard no_grad;
+    torch::Generator g = at::detail::createCPUGenerator(11);
+    for (auto& p : task->model().parameters()) p.add_(torch::randn(p.sizes(), g) * 0.02);
+    for (auto& mod : task->model().modules(/*include_self=*/false))
+      if (auto* bn = mod->as<torch::nn::BatchNorm2dImpl>()) {
+        bn->weight.uniform_(0.5, 1.5, g);
+        bn->options.momentum(1.0);
+      }
+    for (const auto& m : d->members()) {
+      DetModel model = m.native;
+      model->train();
+      model->forward(torch::randn({2, 3, 128, 128}, g));
+    }
+  }
+  save_checkpoint(t.dir + "/ckpt", task->model(), nullptr, CheckpointData{});
+  config.apply_overrides({"Global.pretrained_model=" + t.dir + "/ckpt", "Global.save_inference_dir=" + out,
+                          "PostProcess.box_thresh=0.55"});
+  const ExportReport r = export_inference_model(config);
+  ASSERT_EQ(r.members.size(), 3u);
+  EXPECT_EQ(r.members[0].onnx_path, out + "/Student/inference.onnx");
+  EXPECT_EQ(r.members[1].onnx_path, out + "/Student2/inference.onnx");
+  EXPECT_EQ(r.members[2].onnx_path, out + "/Teacher/inference.onnx");
+  const torch::Tensor x = test::sample_picture("imgs_11.jpg", 320, 256, true);
+  for (const auto& m : r.members) {
+    DetModel model = d->member(m.name).native;
+    model->eval();
+    torch::NoGradGuard no_grad;
+    const torch::Tensor ours = model->forward(x);
+    EXPECT_GT((ours.max() - ours.min()).item<double>(), 0.01) << m.name;  // a map that varies
+    const double diff = (test::ort_output(m.onnx_path, "det", x) - ours).abs().max().item<double>();
+    EXPECT_LE(diff, 1e-4) << m.name;
+    const YAML::Node yml = YAML::LoadFile(m.yml_path);
+    EXPECT_EQ(yml["Global"]["model_type"].as<std::string>(), "det") << m.name;
+    EXPECT_EQ(yml["PostProcess"]["name"].as<std::string>(), "DBPostProcess") << m.name;
+    EXPECT_FLOAT_EQ(yml["PostProcess"]["box_thresh"].as<float>(), 0.55f) << m.name;
+    EXPECT_FALSE(yml["PostProcess"]["model_name"]) << m.name;
   }
 }
 

@@ -132,8 +132,8 @@ TEST(DetArchSpec, ErrorsNameTheKey) {
   EXPECT_NE(arch_error("{Backbone: {name: ResNet}, Neck: {name: DBFPN}, Head: {name: DBHead}}")
                 .find("Architecture.Backbone.name: unknown backbone 'ResNet' (known: MobileNetV3, ResNet_vd)"),
             std::string::npos);
-  EXPECT_NE(arch_error("{Backbone: {name: MobileNetV3}, Neck: {name: LKPAN}, Head: {name: DBHead}}")
-                .find("Architecture.Neck.name: unknown neck 'LKPAN'"),
+  EXPECT_NE(arch_error("{Backbone: {name: MobileNetV3}, Neck: {name: FCEFPN}, Head: {name: DBHead}}")
+                .find("Architecture.Neck.name: unknown neck 'FCEFPN' (known: DBFPN, RSEFPN, LKPAN)"),
             std::string::npos);
   EXPECT_NE(arch_error("{Backbone: {name: MobileNetV3}, Neck: {name: DBFPN, out_channels: 30}, Head: {name: DBHead}}")
                 .find("Architecture.Neck.out_channels"),

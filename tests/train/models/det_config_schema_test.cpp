@@ -51,6 +51,16 @@ Architecture:
   const auto other_errors = check_config(other, det_schema());
   EXPECT_TRUE(other_errors.empty()) << (other_errors.empty() ? "" : other_errors.front());
   EXPECT_NO_THROW(det_arch_from_yaml(other["Architecture"]));
+
+  const auto teacher = YAML::Load(R"(
+Architecture:
+  Backbone: {name: ResNet_vd, in_channels: 3, layers: 50}
+  Neck: {name: LKPAN, out_channels: 256, mode: lite, intracl: false}
+  Head: {name: DBHead, kernel_list: [7, 2, 2], k: 50}
+)");
+  const auto teacher_errors = check_config(teacher, det_schema());
+  EXPECT_TRUE(teacher_errors.empty()) << (teacher_errors.empty() ? "" : teacher_errors.front());
+  EXPECT_NO_THROW(det_arch_from_yaml(teacher["Architecture"]));
 }
 
 TEST(DetConfigSchema, RejectsWhatTheReadersReject) {

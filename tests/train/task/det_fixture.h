@@ -22,7 +22,9 @@ struct TinyDetTask {
   int boxes = 0;         // ground-truth boxes written
 };
 
-inline TinyDetTask make_tiny_det_task(const std::string& name, int count, int size = 256, uint64_t seed = 11) {
+// `text_scale` scales the words (1: Hershey scale 1.0-1.4, ~22-31 px tall).
+inline TinyDetTask make_tiny_det_task(const std::string& name, int count, int size = 256, uint64_t seed = 11,
+                                      double text_scale = 1.0) {
   TinyDetTask t;
   t.dir = fresh_dir(name);
   t.save_dir = t.dir + "/output";
@@ -37,10 +39,11 @@ inline TinyDetTask make_tiny_det_task(const std::string& name, int count, int si
     for (int l = 0; l < lines; ++l) {
       const std::string w = words[rng() % 7];
       int baseline = 0;
-      const double scale = 1.0 + 0.2 * static_cast<double>(rng() % 3);
+      const double scale = text_scale * (1.0 + 0.2 * static_cast<double>(rng() % 3));
       const cv::Size ts = cv::getTextSize(w, cv::FONT_HERSHEY_SIMPLEX, scale, 2, &baseline);
       const int x = 10 + static_cast<int>(rng() % static_cast<uint64_t>(std::max(1, size - ts.width - 20)));
-      const int y = 20 + l * (size - 40) / lines + ts.height;
+      const int margin = static_cast<int>(20 * text_scale);
+      const int y = margin + l * (size - 2 * margin) / lines + ts.height;
       cv::putText(img, w, {x, y}, cv::FONT_HERSHEY_SIMPLEX, scale, cv::Scalar(20, 20, 20), 2, cv::LINE_AA);
       const int x0 = x - 2, y0 = y - ts.height - 3, x1 = x + ts.width + 2, y1 = y + baseline;
       json += std::string(l ? ", " : "") + "{\"transcription\": \"" + w + "\", \"points\": [[" + std::to_string(x0) +

@@ -73,6 +73,7 @@ DetDataset::Outcome DetDataset::try_load(size_t index, uint64_t rng_seed, DetSam
   out->path = entry.path;
   out->index = index;
   const DetTransformSpec& t = transforms_;
+  if (training_ && t.use_copy_paste) add_pasted_regions(rng_seed, &img, &polys, &ignore);
   if (training_) {
     DataRng rng(rng_seed);
     if (t.use_iaa) iaa_augment(t.iaa, rng, &img, &polys);
@@ -99,6 +100,27 @@ DetDataset::Outcome DetDataset::try_load(size_t index, uint64_t rng_seed, DetSam
   out->width = img.cols;
   out->image = det_normalize_to_chw(img, t.normalize);
   return Outcome::kOk;
+}
+
+void DetDataset::add_pasted_regions(uint64_t rng_seed, cv::Mat* img, std::vector<DetPolygon>* polys,
+                                    std::vector<bool>* ignore) const {
+  // PaddleOCR's SimpleDataSet.get_ext_data: a random sample of the list
+  // through DecodeImage + DetLabelEncode, drawn again while it fails to load
+  // or holds no text. A stream of its own, so the other augmentations draw
+  // the same numbers with and without CopyPaste.
+  DataRng rng(data_seed({rng_seed, 0x436f70795061ULL}));  // "CopyPa"
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    const DetLabel& other = samples_[rng.index(samples_.size())];
+    if (other.regions.empty()) continue;
+    cv::Mat ext;
+    if (decode_image(other.path, &ext) != DecodeStatus::kOk) continue;
+    std::vector<DetPolygon> ext_polys;
+    std::vector<bool> ext_ignore;
+    DetDataStats scratch;  // the other sample's own load counts it
+    det_validate_regions(other.regions, ext.size(), &ext_polys, &ext_ignore, &scratch);
+    copy_paste(transforms_.copy_paste, rng, ext, ext_polys, ext_ignore, img, polys, ignore);
+    return;
+  }
 }
 
 DetSample DetDataset::load(size_t index, uint64_t rng_seed, DetDataStats* stats) const {

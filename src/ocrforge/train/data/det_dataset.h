@@ -65,6 +65,9 @@ class DetDataset {
   DetDataset(DetLabelList list, DetTransformSpec transforms, bool training);
   enum class Outcome { kOk, kMissing, kUndecodable, kNoText };
   Outcome try_load(size_t index, uint64_t rng_seed, DetSample* out, DetDataStats* stats) const;
+  // CopyPaste: regions of another sample of the list pasted into *img.
+  void add_pasted_regions(uint64_t rng_seed, cv::Mat* img, std::vector<DetPolygon>* polys,
+                          std::vector<bool>* ignore) const;
 
   std::vector<DetLabel> samples_;
   DetTransformSpec transforms_;

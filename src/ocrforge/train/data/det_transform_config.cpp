@@ -100,6 +100,17 @@ void parse_iaa(const YAML::Node& p, const std::string& path, DetTransformSpec* s
   for (size_t i = 0; i < args.size(); ++i) spec->iaa.push_back(parse_augmenter(args[i], apath + "[" + std::to_string(i) + "]"));
 }
 
+// PaddleOCR's CopyPaste(objects_paste_ratio 0.2, limit_paste true).
+void parse_copy_paste(const YAML::Node& p, const std::string& path, DetCopyPasteParams* c) {
+  y::check_keys(p, path, {"objects_paste_ratio", "limit_paste"});
+  if (has(p, "objects_paste_ratio")) {
+    c->objects_paste_ratio = y::number(p["objects_paste_ratio"], path + ".objects_paste_ratio");
+    if (c->objects_paste_ratio < 0.0 || c->objects_paste_ratio > 1.0)
+      throw bad(path + ".objects_paste_ratio", "a fraction in [0, 1]");
+  }
+  if (has(p, "limit_paste")) c->limit_paste = y::boolean(p["limit_paste"], path + ".limit_paste");
+}
+
 void parse_crop(const YAML::Node& p, const std::string& path, DetCropParams* c) {
   y::check_keys(p, path, {"size", "max_tries", "keep_ratio", "min_crop_side_ratio"});
   if (has(p, "size")) {
@@ -214,7 +225,7 @@ bool one_of(const std::string& name, std::initializer_list<const char*> names) {
 
 const std::vector<std::string>& known_det_transforms() {
   static const std::vector<std::string> names = {
-      "DecodeImage",   "DetLabelEncode", "IaaAugment",     "EastRandomCropData", "MakeBorderMap",
+      "DecodeImage",   "DetLabelEncode", "CopyPaste",      "IaaAugment",         "EastRandomCropData", "MakeBorderMap",
       "MakeShrinkMap", "DetResizeForTest", "NormalizeImage", "ToCHWImage",         "KeepKeys"};
   return names;
 }
@@ -233,12 +244,13 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
     const std::string& path = entry.path;
     if (training && name == "DetResizeForTest")
       throw UsageError("'" + path + "' belongs to evaluation; training crops with EastRandomCropData");
-    if (!training && one_of(name, {"IaaAugment", "EastRandomCropData", "MakeBorderMap", "MakeShrinkMap"}))
+    if (!training && one_of(name, {"CopyPaste", "IaaAugment", "EastRandomCropData", "MakeBorderMap", "MakeShrinkMap"}))
       throw UsageError("'" + path + "' belongs to training; an evaluation section uses DetResizeForTest");
     if (params && !params.IsNull() && !params.IsMap())
       throw UsageError("config key '" + path + "': expected a map of parameters");
     if (name == "DecodeImage") parse_decode(params, path);
     else if (name == "DetLabelEncode" || name == "ToCHWImage") y::check_keys(params, path, {});
+    else if (name == "CopyPaste") { parse_copy_paste(params, path, &spec.copy_paste); spec.use_copy_paste = true; }
     else if (name == "IaaAugment") { parse_iaa(params, path, &spec); spec.use_iaa = true; }
     else if (name == "EastRandomCropData") { parse_crop(params, path, &spec.crop); spec.use_crop = true; }
     else if (name == "MakeBorderMap") parse_border(params, path, &spec.border);
@@ -253,7 +265,7 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
   for (const char* r : required)
     if (!position.count(r)) throw UsageError("'" + where + "' needs a " + r + " transform");
   // Fixed order: each listed transform must come after those before it here.
-  const std::vector<std::string> order = {"DecodeImage", "DetLabelEncode", "IaaAugment", "EastRandomCropData",
+  const std::vector<std::string> order = {"DecodeImage", "DetLabelEncode", "CopyPaste", "IaaAugment", "EastRandomCropData",
                                           "MakeBorderMap", "DetResizeForTest", "NormalizeImage", "ToCHWImage"};
   const std::string* last = nullptr;
   for (const auto& name : order) {

@@ -10,6 +10,7 @@ std::vector<schema::Variant> det_transform_schema_variants() {
              NL = Kind::NumberList, IOL = Kind::IntOrList;
   return {
       {"DetLabelEncode", {}},
+      {"CopyPaste", {{"objects_paste_ratio", N}, {"limit_paste", B}}},
       // augmenter_args is a list of {type, args} maps; det_transform_config.cpp
       // checks every entry with its full key path.
       {"IaaAugment", {{"augmenter_args", Kind::Any}}},

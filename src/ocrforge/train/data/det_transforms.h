@@ -1,6 +1,6 @@
 // The detection transforms of PaddleOCR's Train/Eval.dataset.transforms as
 // typed parameters. Training:
-//   DecodeImage -> DetLabelEncode -> IaaAugment -> EastRandomCropData ->
+//   DecodeImage -> DetLabelEncode -> [CopyPaste] -> IaaAugment -> EastRandomCropData ->
 //   MakeBorderMap -> MakeShrinkMap -> NormalizeImage -> ToCHWImage -> KeepKeys
 //   [image, threshold_map, threshold_mask, shrink_map, shrink_mask]
 // Evaluation:
@@ -15,6 +15,7 @@
 #include <opencv2/core.hpp>
 
 #include "ocrforge/train/data/det_augment.h"
+#include "ocrforge/train/data/det_copy_paste.h"
 #include "ocrforge/train/data/det_maps.h"
 #include "ocrforge/vision/det_resize.h"
 
@@ -29,6 +30,10 @@ struct DetNormalizeParams {
 struct DetTransformSpec {
   bool training = true;  // training: maps; evaluation: resize for test + ground truth
   // Training only:
+  // CopyPaste listed: text regions of another training image pasted into
+  // this one (det_copy_paste.h), before IaaAugment.
+  bool use_copy_paste = false;
+  DetCopyPasteParams copy_paste;
   bool use_iaa = false;  // IaaAugment listed
   std::vector<DetIaaStep> iaa = default_iaa_steps();
   bool use_crop = false;  // EastRandomCropData listed

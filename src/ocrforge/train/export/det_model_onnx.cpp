@@ -6,6 +6,7 @@
 #include "ocrforge/train/export/module_emitters.h"
 #include "ocrforge/train/export/onnx_emitter.h"
 #include "ocrforge/train/models/det_db_fpn.h"
+#include "ocrforge/train/models/det_lkpan.h"
 #include "ocrforge/train/models/det_mobilenet_v3.h"
 #include "ocrforge/train/models/det_resnet_vd.h"
 #include "ocrforge/train/models/det_rse_fpn.h"
@@ -131,6 +132,42 @@ std::string rse_fpn(OnnxEmitter& e, const std::vector<std::string>& c, const RSE
   return fpn(e, c, layer("ins_conv"), layer("inp_conv"), path);
 }
 
+// DSConv: depthwise conv + BN, 1x1 + BN + ReLU, 1x1 [+ 1x1 shortcut of the input].
+std::string ds_conv(OnnxEmitter& e, const std::string& x, const DSConvImpl& m, const std::string& path) {
+  std::string y = conv_bn(e, x, m, "conv1", "bn1", path);
+  y = e.node("Relu", {conv_bn(e, y, m, "conv2", "bn2", path)});
+  y = plain_conv(e, y, m, "conv3", path);
+  return m.has_shortcut() ? e.node("Add", {y, plain_conv(e, x, m, "conv_end", path)}, {}, path) : y;
+}
+
+std::string lkpan(OnnxEmitter& e, const std::vector<std::string>& c, const LKPANImpl& m, const std::string& path) {
+  if (c.size() != 4)
+    throw Error("ONNX export: '" + path + "' needs 4 backbone levels, the backbone gives " + std::to_string(c.size()));
+  // Entry i of the ModuleList `list`: a conv (initializers neck.<list>.<i>.weight) ...
+  const auto conv = [&](const std::string& x, const char* list, int i) {
+    return plain_conv(e, x, child<torch::nn::ModuleListImpl>(m, list, path), std::to_string(i), path + "." + list);
+  };
+  // ... or a 9x9 layer: a plain conv (large) or a DSConv (lite).
+  const auto large = [&](const std::string& x, const char* list, int i) {
+    if (!m.lite()) return conv(x, list, i);
+    const std::string lp = path + "." + list;
+    return ds_conv(e, x, child<DSConvImpl>(child<torch::nn::ModuleListImpl>(m, list, path), std::to_string(i), lp),
+                   lp + "." + std::to_string(i));
+  };
+  std::vector<std::string> in(4), td(4), f(4), pan(4);
+  for (int i = 0; i < 4; ++i) in[i] = conv(c[i], "ins_conv", i);
+  td[3] = in[3];
+  for (int i = 2; i >= 0; --i) td[i] = e.node("Add", {in[i], emit_upsample_nearest(e, td[i + 1], 2, path + ".up")});
+  for (int i = 0; i < 4; ++i) f[i] = large(td[i], "inp_conv", i);
+  pan[0] = f[0];  // bottom-up: pan(i) = f(i) + stride-2 conv of pan(i-1)
+  for (int i = 1; i < 4; ++i) pan[i] = e.node("Add", {f[i], conv(pan[i - 1], "pan_head_conv", i - 1)});
+  std::vector<std::string> p;
+  for (int i = 3; i >= 1; --i)
+    p.push_back(emit_upsample_nearest(e, large(pan[i], "pan_lat_conv", i), int64_t{1} << i, path + ".up"));
+  p.push_back(large(pan[0], "pan_lat_conv", 0));
+  return e.node("Concat", p, {{"axis", onnx_int(1)}}, path);
+}
+
 // --- head: the shrink-map branch ---------------------------------------------
 
 std::string db_head(OnnxEmitter& e, const std::string& x, const DBHeadImpl& m, const std::string& path) {
@@ -164,6 +201,8 @@ OnnxGraph det_model_to_onnx(const DetModelImpl& model) {
     y = db_fpn(e, levels, *dbfpn, "neck");
   } else if (const auto* rsefpn = neck.as<RSEFPNImpl>()) {
     y = rse_fpn(e, levels, *rsefpn, "neck");
+  } else if (const auto* lk = neck.as<LKPANImpl>()) {
+    y = lkpan(e, levels, *lk, "neck");
   } else {
     throw Error("ONNX export: the detection neck '" + model.spec().neck.name + "' is not known to the exporter");
   }

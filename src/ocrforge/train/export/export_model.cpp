@@ -7,6 +7,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/onnx/onnx_writer.h"
 #include "ocrforge/train/data/rec_input_size.h"
+#include "ocrforge/train/export/det_distill_export.h"
 #include "ocrforge/train/export/det_model_onnx.h"
 #include "ocrforge/train/export/inference_yml.h"
 #include "ocrforge/train/export/rec_model_onnx.h"
@@ -14,6 +15,7 @@
 #include "ocrforge/train/loop/checkpoint_ctc_branch.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
+#include "ocrforge/train/task/det_distill_task.h"
 #include "ocrforge/train/task/det_task.h"
 #include "ocrforge/train/task/rec_distill_task.h"
 #include "ocrforge/train/task/rec_task.h"
@@ -128,6 +130,15 @@ ExportReport export_inference_model(const Config& config) {
         throw UsageError("export of a distillation needs its weights: -o Global.pretrained_model=<save_model_dir>/"
                          "best_accuracy (or Global.checkpoints); " + m.spec.path + " has no pretrained weights either");
     r.weights_from = "the models' own weights (" + member_weights(*distill) + ")";
+  } else if (auto* det_distill = dynamic_cast<DetDistillTask*>(task.get())) {
+    std::string from;
+    for (const auto& m : det_distill->members()) {
+      if (m.native && m.spec.pretrained.empty())
+        throw UsageError("export of a distillation needs its weights: -o Global.pretrained_model=<save_model_dir>/"
+                         "best_accuracy (or Global.checkpoints); " + m.spec.path + " has no pretrained weights either");
+      from += (from.empty() ? "" : ", ") + m.spec.name + ": " + (m.onnx ? m.onnx->path() : m.spec.pretrained);
+    }
+    r.weights_from = "the models' own weights (" + from + ")";
   } else if (!onnx) {
     throw UsageError("export of a native model needs its weights: -o Global.pretrained_model=<save_model_dir>/best_accuracy "
                      "(or Global.checkpoints)");
@@ -139,6 +150,10 @@ ExportReport export_inference_model(const Config& config) {
   task->model().eval();
   if (auto* distill = dynamic_cast<RecDistillTask*>(task.get())) {
     export_distillation(config, *distill, out_dir, r);
+    return r;
+  }
+  if (auto* det_distill = dynamic_cast<DetDistillTask*>(task.get())) {
+    export_det_distillation(config, *det_distill, out_dir, r);
     return r;
   }
   r.onnx_path = (fs::path(out_dir) / "inference.onnx").string();

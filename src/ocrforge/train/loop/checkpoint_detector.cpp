@@ -26,6 +26,10 @@ CheckpointDetector::CheckpointDetector(const std::string& checkpoint, int num_th
   const std::string type = cfg.get<std::string>("Architecture.model_type", "rec");
   if (type != "det")
     throw Error("'" + path_ + "' is a " + type + " checkpoint, not a detector (use it with --rec_model_dir)");
+  if (cfg.get<std::string>("Architecture.algorithm", "") == "Distillation")
+    throw UsageError("'" + path_ + "' is a distillation checkpoint (several detectors); export it first: ocrforge "
+                     "export -c <its config> -o Global.pretrained_model=" + path_ +
+                     " Global.save_inference_dir=OUT, then --det_model_dir OUT/Student");
   impl_->model = DetModel(det_arch_from_yaml(cfg.root()["Architecture"]));
   load_checkpoint(path_, *impl_->model, nullptr);
   impl_->model->set_channels_last(true);  // CPU: faster convolutions

@@ -45,6 +45,15 @@ DetNeckSpec neck_from_yaml(const YAML::Node& n, const std::string& path) {
   } else if (s.name == "RSEFPN") {
     check_keys(n, path, {"name", "out_channels", "shortcut"});
     read(n, "shortcut", path, s.shortcut);
+  } else if (s.name == "LKPAN") {
+    check_keys(n, path, {"name", "out_channels", "mode", "intracl"});
+    read(n, "mode", path, s.mode);
+    s.mode = to_lower(s.mode);  // PaddleOCR compares mode.lower()
+    bool intracl = false;
+    read(n, "intracl", path, intracl);
+    if (intracl)
+      throw UsageError(path + ".intracl: the IntraCL blocks (PP-OCRv4's teacher neck) are not supported yet; set it "
+                              "to false");
   }
   read(n, "out_channels", path, s.out_channels);
   return s;
@@ -53,8 +62,9 @@ DetNeckSpec neck_from_yaml(const YAML::Node& n, const std::string& path) {
 DetHeadSpec head_from_yaml(const YAML::Node& n, const std::string& path) {
   DetHeadSpec h;
   h.name = required_name(n, path);
-  if (h.name == "DBHead") check_keys(n, path, {"name", "k"});
+  if (h.name == "DBHead") check_keys(n, path, {"name", "k", "kernel_list"});
   read(n, "k", path, h.k);
+  read(n, "kernel_list", path, h.kernel_list);
   return h;
 }
 
@@ -104,13 +114,19 @@ void validate_det_arch(const DetArchSpec& s) {
   } else {
     fail("Backbone.name", "unknown backbone '" + b.name + "' (known: MobileNetV3, ResNet_vd)");
   }
-  if (s.neck.name != "DBFPN" && s.neck.name != "RSEFPN")
-    fail("Neck.name", "unknown neck '" + s.neck.name + "' (known: DBFPN, RSEFPN)");
+  if (s.neck.name != "DBFPN" && s.neck.name != "RSEFPN" && s.neck.name != "LKPAN")
+    fail("Neck.name", "unknown neck '" + s.neck.name + "' (known: DBFPN, RSEFPN, LKPAN)");
+  if (s.neck.name == "LKPAN" && s.neck.mode != "large" && s.neck.mode != "lite")
+    fail("Neck.mode", "'" + s.neck.mode + "' (known: large, lite)");
   // The neck concatenates four out_channels/4 maps and the head halves twice more.
   if (s.neck.out_channels < 16 || s.neck.out_channels % 4 != 0)
     fail("Neck.out_channels", std::to_string(s.neck.out_channels) + ": must be a multiple of 4, at least 16");
   if (s.head.name != "DBHead") fail("Head.name", "unknown head '" + s.head.name + "' (known: DBHead)");
   if (s.head.k <= 0) fail("Head.k", "must be > 0");
+  const auto& kl = s.head.kernel_list;
+  if (kl.size() != 3 || kl[0] < 1 || kl[0] % 2 == 0 || kl[1] != 2 || kl[2] != 2)
+    fail("Head.kernel_list", "must be [k, 2, 2] with k odd (3 by default, 7 in PP-OCRv3's teacher): an even conv "
+                             "kernel or a transposed kernel other than 2 would change the map size");
 }
 
 DBLossSpec db_loss_from_yaml(const YAML::Node& loss) {

@@ -32,14 +32,21 @@ struct DetBackboneSpec {
 };
 
 struct DetNeckSpec {
-  std::string name = "DBFPN";  // DBFPN | RSEFPN
+  std::string name = "DBFPN";  // DBFPN | RSEFPN | LKPAN
   int out_channels = 256;      // width of the lateral maps; the fused map has 4 x out_channels/4
   bool shortcut = true;        // RSEFPN: x + SE(x) in each RSE layer (false: SE(x) only)
+  // LKPAN (the PP-OCRv3 CML teacher's neck): "large" = plain 9x9 convs,
+  // "lite" = PaddleOCR's DSConv (depthwise 9x9 + pointwise) in their place.
+  std::string mode = "large";
 };
 
 struct DetHeadSpec {
   std::string name = "DBHead";
   int k = 50;  // steepness of the differentiable binarisation 1 / (1 + exp(-k (P - T)))
+  // Kernel sizes of each branch's conv1 (padding k/2) and its two 2x
+  // transposed convs (PaddleOCR's Head kernel_list; the CML teacher: [7, 2, 2]).
+  // The transposed convs must stay 2 (another size changes the map size).
+  std::vector<int> kernel_list = {3, 2, 2};
 };
 
 struct DetArchSpec {

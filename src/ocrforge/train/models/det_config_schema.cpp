@@ -17,10 +17,13 @@ std::vector<schema::Variant> det_neck_variants() {
   return {
       {"DBFPN", {{"out_channels", I}, {"use_asf", B}}},
       {"RSEFPN", {{"out_channels", I}, {"shortcut", B}}},
+      {"LKPAN", {{"out_channels", I}, {"mode", S}, {"intracl", B}}},
   };
 }
 
-std::vector<schema::Variant> det_head_variants() { return {{"DBHead", {{"k", I}}}}; }
+std::vector<schema::Variant> det_head_variants() {
+  return {{"DBHead", {{"k", I}, {"kernel_list", Kind::IntList, {}, 3}}}};
+}
 
 std::vector<schema::Variant> det_loss_variants() {
   return {{"DBLoss",

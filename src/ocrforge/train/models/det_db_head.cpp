@@ -21,9 +21,11 @@ torch::nn::ConvTranspose2d up2x(int64_t in, int64_t out, int64_t bias_fan) {
 }
 }  // namespace
 
-DBHeadBranchImpl::DBHeadBranchImpl(int64_t in) {
+DBHeadBranchImpl::DBHeadBranchImpl(int64_t in, int64_t conv1_kernel) {
   const int64_t mid = in / 4;
-  conv1_ = register_module("conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(in, mid, 3).padding(1).bias(false)));
+  conv1_ = register_module(
+      "conv1",
+      torch::nn::Conv2d(torch::nn::Conv2dOptions(in, mid, conv1_kernel).padding(conv1_kernel / 2).bias(false)));
   paddle_init::default_conv(conv1_->weight, in);
   bn1_ = register_module("conv_bn1", head_bn(mid));
   conv2_ = register_module("conv2", up2x(mid, mid, mid));
@@ -38,8 +40,10 @@ torch::Tensor DBHeadBranchImpl::forward(torch::Tensor x) {
 }
 
 DBHeadImpl::DBHeadImpl(int64_t in_channels, const DetHeadSpec& spec) : k_(spec.k) {
-  binarize_ = register_module("binarize", DBHeadBranch(in_channels));
-  thresh_ = register_module("thresh", DBHeadBranch(in_channels));
+  // kernel_list[1] and [2] (the transposed convs) are 2: validate_det_arch.
+  const int64_t k1 = spec.kernel_list.empty() ? 3 : spec.kernel_list[0];
+  binarize_ = register_module("binarize", DBHeadBranch(in_channels, k1));
+  thresh_ = register_module("thresh", DBHeadBranch(in_channels, k1));
 }
 
 torch::Tensor DBHeadImpl::forward(torch::Tensor x) {

@@ -1,6 +1,6 @@
 // DBHead (PaddleOCR ppocr/modeling/heads/det_db_head.py): two identical
 // branches on the neck's N x C x H/4 x W/4 map, each
-//   conv 3x3 C -> C/4 (no bias) + BN + ReLU
+//   conv kxk C -> C/4 (no bias, k = kernel_list[0], 3 by default) + BN + ReLU
 //   -> ConvTranspose 2x2 stride 2 (C/4 -> C/4) + BN + ReLU
 //   -> ConvTranspose 2x2 stride 2 (C/4 -> 1) -> sigmoid,
 // back at the input resolution: "binarize" predicts the shrink map P,
@@ -15,7 +15,7 @@ namespace ocrforge {
 
 class DBHeadBranchImpl : public torch::nn::Module {
  public:
-  explicit DBHeadBranchImpl(int64_t in_channels);
+  DBHeadBranchImpl(int64_t in_channels, int64_t conv1_kernel = 3);
   torch::Tensor forward(torch::Tensor x);  // N x C x h x w -> N x 1 x 4h x 4w, in (0, 1)
 
  private:

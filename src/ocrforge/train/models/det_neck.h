@@ -22,7 +22,7 @@ class DetNeckImpl : public torch::nn::Module {
   int64_t out_channels_ = 0;
 };
 
-// Builds spec.name (DBFPN | RSEFPN) on a backbone with `in_channels` per level.
+// Builds spec.name (DBFPN | RSEFPN | LKPAN) on a backbone with `in_channels` per level.
 std::shared_ptr<DetNeckImpl> make_det_neck(const DetNeckSpec& spec, const std::vector<int64_t>& in_channels);
 
 namespace det_fpn {

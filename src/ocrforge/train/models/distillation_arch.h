@@ -38,7 +38,7 @@ struct DistillMemberSpec {
 };
 
 struct DistillArchSpec {
-  std::string model_type;  // rec (det: CML, not built yet)
+  std::string model_type;  // rec | det (CML, train/task/det_distill_task.h)
   std::vector<DistillMemberSpec> models;  // in the config's order
   // The member called `name`, or null.
   const DistillMemberSpec* find(const std::string& name) const;

@@ -153,14 +153,30 @@ void DetTask::to_device(torch::Device device) {
   model_->set_channels_last(!device.is_cuda());  // as RecTask: NHWC is faster on CPU
 }
 
-std::unique_ptr<BatchLoader> DetTask::make_loader(const std::string& name, bool training, int rank, int world_size) {
-  const YAML::Node section = config_.root()[name];
+std::unique_ptr<BatchLoader> make_det_loader(const Config& config, const std::string& name, bool training, int rank,
+                                             int world_size, uint64_t seed) {
+  const YAML::Node section = config.root()[name];
   if (!section || !section.IsMap()) throw UsageError("config section '" + name + "' is missing");
-  DetDataSetup setup = det_data_from_yaml(section, name, seed_, training);
+  DetDataSetup setup = det_data_from_yaml(section, name, seed, training);
   if (!training) setup.loader.drop_last = false;  // evaluate every image
   return std::make_unique<BatchLoader>(
-      std::make_shared<DetDatasetView>(setup.dataset), setup.loader, seed_,
-      task_sampler(training, setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size));
+      std::make_shared<DetDatasetView>(setup.dataset), setup.loader, seed,
+      task_sampler(training, setup.loader.shuffle, seed, rank, world_size, setup.loader.batch_size));
+}
+
+long add_det_eval_batch(const Batch& batch, const torch::Tensor& maps, const DbPostParams& post, DetMetric& metric) {
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const auto& truth = std::any_cast<const DetTruth&>(batch.extras[i]);
+    std::vector<std::vector<cv::Point2f>> boxes;
+    for (const TextBox& b : db_postprocess(prob_map(maps, static_cast<int64_t>(i)), truth.src_size, post))
+      boxes.push_back(b.polygon);
+    metric.add(truth.polygons, boxes);
+  }
+  return static_cast<long>(batch.size());
+}
+
+std::unique_ptr<BatchLoader> DetTask::make_loader(const std::string& name, bool training, int rank, int world_size) {
+  return make_det_loader(config_, name, training, rank, world_size, seed_);
 }
 
 StepLoss DetTask::train_step(const Batch& batch) {
@@ -192,15 +208,7 @@ EvalMetrics DetTask::evaluate(BatchLoader& loader, const std::function<void(size
   long images = 0;
   Batch batch;
   while (loader.next(&batch)) {
-    const torch::Tensor maps = probability_maps(batch.at("image"));
-    for (size_t i = 0; i < batch.size(); ++i) {
-      const auto& truth = std::any_cast<const DetTruth&>(batch.extras[i]);
-      std::vector<std::vector<cv::Point2f>> boxes;
-      for (const TextBox& b : db_postprocess(prob_map(maps, static_cast<int64_t>(i)), truth.src_size, post_))
-        boxes.push_back(b.polygon);
-      metric.add(truth.polygons, boxes);
-      ++images;
-    }
+    images += add_det_eval_batch(batch, probability_maps(batch.at("image")), post_, metric);
     if (progress) progress(++done, total);
   }
   model().train();

@@ -10,6 +10,7 @@
 #include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/task/task.h"
 #include "ocrforge/vision/db_postprocess.h"
+#include "ocrforge/vision/det_metric.h"
 
 namespace ocrforge {
 
@@ -48,6 +49,17 @@ class DetTask : public Task {
   torch::Device device_{torch::kCPU};
   uint64_t seed_ = 1024;
 };
+
+// The det data pipeline as a loader (what DetTask::make_loader returns):
+// training batches carry image + the four label maps, evaluation batches the
+// image and, in `extras`, the ground truth add_det_eval_batch reads.
+std::unique_ptr<BatchLoader> make_det_loader(const Config& config, const std::string& section, bool training,
+                                             int rank, int world_size, uint64_t seed);
+
+// Scores one evaluation batch: `maps` (N x C x H x W, channel 0 the shrink
+// probabilities) through the inference DB post-processing into `metric`.
+// Returns the number of images added.
+long add_det_eval_batch(const Batch& batch, const torch::Tensor& maps, const DbPostParams& post, DetMetric& metric);
 
 // PostProcess {name: DBPostProcess, thresh, box_thresh, max_candidates,
 // unclip_ratio, use_dilation, score_mode, box_type} -> the inference

@@ -3,6 +3,7 @@
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/task/cls_task.h"
 #include "ocrforge/train/models/distillation_arch.h"
+#include "ocrforge/train/task/det_distill_task.h"
 #include "ocrforge/train/task/det_task.h"
 #include "ocrforge/train/task/rec_distill_task.h"
 #include "ocrforge/train/task/rec_task.h"
@@ -19,9 +20,7 @@ std::unique_ptr<Task> make_task(const Config& config, const TrainerOptions& opti
   }
   if (model_type == "det") {
     const std::string algorithm = config.get<std::string>("Architecture.algorithm", "DB");
-    if (distillation)
-      throw UsageError("Architecture.algorithm: Distillation of detectors (PP-OCRv3's CML recipe) is not supported "
-                       "yet; recognition distillation is (configs/rec/PP-OCRv3/*_distillation.yml)");
+    if (distillation) return std::make_unique<DetDistillTask>(config, options, device);  // PP-OCRv3's CML
     if (algorithm != "DB" && algorithm != "ONNX")
       throw UsageError("Architecture.algorithm: '" + algorithm +
                        "' detection training is not supported yet (supported: DB, ONNX)");

@@ -5,6 +5,7 @@
 #include "ocrforge/core/config_schema.h"
 #include "ocrforge/train/data/det_transform_schema.h"
 #include "ocrforge/train/models/det_config_schema.h"
+#include "ocrforge/train/task/det_distill_task.h"
 #include "ocrforge/train/task/det_task.h"
 
 namespace ocrforge {
@@ -17,6 +18,7 @@ void register_training_schema() {
     schema::add_schema_variants("Architecture.Head", det_head_variants());
     schema::add_schema_variants("Loss", det_loss_variants());
     schema::add_schema_variants("PostProcess", det_postprocess_variants());
+    schema::add_schema_variants("PostProcess", det_distill_postprocess_variants());
     schema::add_schema_variants("Metric", det_metric_variants());
     for (const char* section : {"Train.dataset.transforms", "Eval.dataset.transforms"})
       schema::add_schema_variants(section, det_transform_schema_variants());
