@@ -30,6 +30,8 @@ void declare_ocr_flags(FlagSet& f) {
   f.add("int8_cache_dir", "", "folder of the int8 models (default: $OCRFORGE_CACHE_DIR/int8 or ~/.cache/ocrforge/int8)");
   f.add("int8_calibration_dir", "",
         "images that calibrate the int8 det model, in DIR/det (default: the set shipped in data/int8_calibration)");
+  f.add_bool("ir_optim", RuntimeParams{}.ir_optim,
+             "run the models in their exact simplified form (affine ops folded into the convolutions; fp32)");
   f.add_bool("benchmark", false, "print PaddleOCR's benchmark report per model after warm-up");
   f.add("det_algorithm", "DB", "detection algorithm (DB)");
   f.add("det_limit_side_len", "960", "side length limit of the detector input");
@@ -72,10 +74,9 @@ void declare_ocr_flags(FlagSet& f) {
         "(JPEG, PNG, BMP, PNM, WebP) before decoding; 0 = no cap (OpenCV's 2^30 remains)");
   // Accepted so PaddleOCR command lines run unchanged; they change nothing here.
   f.add_bool("use_tensorrt", false, "refused when True: there is no TensorRT here (ONNX Runtime CPU/CUDA only)");
-  for (const char* name : {"use_onnx", "enable_mkldnn", "ir_optim", "use_mp", "show_log",
+  for (const char* name : {"use_onnx", "enable_mkldnn", "use_mp", "show_log",
                            "use_xpu", "use_npu", "use_mlu", "use_pdserving", "use_fp16"})
-    f.add_bool(name, std::string(name) == "use_onnx" || std::string(name) == "ir_optim" ||
-                         std::string(name) == "show_log",
+    f.add_bool(name, std::string(name) == "use_onnx" || std::string(name) == "show_log",
                "accepted for PaddleOCR compatibility (no effect; see docs/cli.md)");
   f.add("gpu_mem", "500", "accepted for compatibility (no effect)");
   f.add("min_subgraph_size", "15", "accepted for compatibility (no effect)");
@@ -113,6 +114,7 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
     throw UsageError("--precision=" + rt.precision + " is unknown; use fp32 or int8");
   if (rt.precision == "int8" && rt.use_gpu)
     throw UsageError("--precision=int8 runs on the CPU provider only; use it with --use_gpu=False");
+  rt.ir_optim = f.get_bool("ir_optim");
   rt.int8_cache_dir = f.get("int8_cache_dir");
   rt.int8_calibration_dir = f.get("int8_calibration_dir");
   if (f.get_bool("use_tensorrt")) throw UsageError("--use_tensorrt=True is not supported (ONNX Runtime CPU/CUDA only)");

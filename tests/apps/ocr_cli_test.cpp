@@ -368,6 +368,36 @@ TEST(OcrCli, PipelinedRunReadsExactlyWhatOneImageAfterTheOtherReads) {
 // int8 cache, here a fresh folder) and read the sign as fp32 does; the
 // second run reuses the cached models; --benchmark names the precision each
 // model ran (cls stays fp32).
+// --ir_optim (on by default) runs the exact simplified graphs: the same
+// boxes and texts as the files run as they are, scores to rounding; the
+// benchmark report says which form ran.
+TEST(OcrCli, IrOptimOffReadsTheSameBoxesAndTexts) {
+  const std::string dir = test::fresh_dir("cli_ir_optim");
+  fs::create_directories(dir + "/imgs");
+  for (const char* name : {"imgs_ger_1.jpg", "imgs_11.jpg", "imgs_en_254.jpg", "ch_word_2.jpg"})
+    fs::copy_file(test::data_dir() + "/samples/" + name, dir + "/imgs/" + name);
+  const std::string img = " --use_angle_cls true --image_dir " + dir + "/imgs --draw_img_save_dir " + dir;
+  auto on = ocr(img + "/on --benchmark=True --warmup_runs 0", dir);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  auto off = ocr(img + "/off --ir_optim False --benchmark=True --warmup_runs 0", dir);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_NE(on.err.find(" ir_optim: True"), std::string::npos) << on.err;
+  EXPECT_NE(off.err.find(" ir_optim: False"), std::string::npos) << off.err;
+  size_t lines = 0;
+  for (const char* stem : {"imgs_ger_1", "imgs_11", "imgs_en_254", "ch_word_2"}) {
+    const std::string file = std::string("/") + stem + "_res.json";
+    const auto a = nlohmann::json::parse(test::read_text(dir + "/on" + file))["res"];
+    const auto b = nlohmann::json::parse(test::read_text(dir + "/off" + file))["res"];
+    EXPECT_EQ(a["dt_polys"], b["dt_polys"]) << stem;
+    EXPECT_EQ(a["rec_texts"], b["rec_texts"]) << stem;
+    ASSERT_EQ(a["rec_scores"].size(), b["rec_scores"].size()) << stem;
+    for (size_t i = 0; i < a["rec_scores"].size(); ++i)
+      EXPECT_NEAR(a["rec_scores"][i].get<double>(), b["rec_scores"][i].get<double>(), 1e-3) << stem << " line " << i;
+    lines += a["rec_texts"].size();
+  }
+  EXPECT_GE(lines, 8u);
+}
+
 TEST(OcrCli, Int8ReadsTheSameMainWordsAsFp32AndReusesItsCache) {
   const std::string dir = test::fresh_dir("cli_int8");
   const std::string env = "OCRFORGE_CACHE_DIR=" + dir + "/cache ";

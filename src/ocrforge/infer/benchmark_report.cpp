@@ -31,7 +31,7 @@ std::string format_benchmark_report(const BenchmarkReport& r) {
   line(" log_api_version: 1.0");
   line("----------------------- Conf info -----------------------");
   line(" runtime_device: " + std::string(gpu ? "gpu" : "cpu"));
-  line(" ir_optim: True");
+  line(std::string(" ir_optim: ") + (r.runtime.ir_optim ? "True" : "False"));
   line(" enable_memory_optim: True");
   line(" enable_tensorrt: False");
   line(" enable_mkldnn: False");

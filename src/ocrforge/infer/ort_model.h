@@ -48,6 +48,8 @@ class OrtModel {
   const std::string& source_path() const { return source_path_; }
   // "fp32" or "int8": what this model actually runs.
   const std::string& precision() const { return precision_; }
+  // True when the session runs the simplified graph (--ir_optim), not the file's.
+  bool simplified() const { return simplified_; }
   const std::vector<std::string>& output_names() const { return output_names_; }
   // Declared shapes; dynamic dimensions are -1.
   const std::vector<int64_t>& input_shape() const { return input_shape_; }
@@ -65,6 +67,7 @@ class OrtModel {
   std::string path_, source_path_, precision_ = "fp32", input_name_, output_name_;
   std::vector<std::string> output_names_;
   std::vector<int64_t> input_shape_, output_shape_;
+  bool simplified_ = false;
   mutable std::mutex timing_mutex_;  // run() may be called from several threads
   double run_ms_ = 0;
 };

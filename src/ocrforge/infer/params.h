@@ -41,6 +41,11 @@ struct RuntimeParams {
   // "session.intra_op.allow_spinning": off, because idle workers spinning
   // on cores other processes need was slower in every measured round.
   bool allow_spinning = false;
+  // PaddleOCR's --ir_optim: the det / cls / rec graphs run in ocrforge's
+  // exact simplified form (onnx/onnx_simplify.h: affine ops folded into the
+  // convolutions, hard-swish in two ops), made in memory at load; fp32 only
+  // (an int8 model is quantised from the file as it is). Off: the file as is.
+  bool ir_optim = true;
 };
 
 struct DetParams {
