@@ -1,15 +1,14 @@
 #include "ocrforge/infer/ort_model.h"
 
 #include <onnxruntime_cxx_api.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "ocrforge/core/error.h"
@@ -72,20 +71,56 @@ static GraphOptimizationLevel graph_level(const std::string& name) {
   throw UsageError("graph optimisation level '" + name + "' is unknown: use disable, basic, extended or all");
 }
 
-// The bytes of `file` in their simplified form (--ir_optim), or "" when
-// the file is better loaded as it is: nothing to simplify, or it does not
-// parse (ORT then reports the problem with the file's own name).
-static std::string simplified_model_bytes(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return "";
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
+// Memory mapped outside the malloc heap (a file read-only, or anonymous),
+// unmapped on destruction: the simplification's two model-sized buffers then
+// never pass through glibc's heap (see simplify_onnx_bytes_into).
+class MappedBytes {
+ public:
+  MappedBytes() = default;
+  MappedBytes(const MappedBytes&) = delete;
+  MappedBytes& operator=(const MappedBytes&) = delete;
+  ~MappedBytes() {
+    if (data_) munmap(data_, size_);
+  }
+  bool map_file(const std::string& file) {
+    const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st {};
+    if (fstat(fd, &st) == 0 && st.st_size > 0) {
+      void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        data_ = p;
+        size_ = static_cast<size_t>(st.st_size);
+      }
+    }
+    close(fd);
+    return data_ != nullptr;
+  }
+  void* allocate(size_t n) {
+    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    data_ = p;
+    size_ = n;
+    return p;
+  }
+  const void* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// `file` in its simplified form (--ir_optim) into `out`; false when the file
+// is better loaded as it is: nothing to simplify, or it does not parse (ORT
+// then reports the problem with the file's own name).
+static bool simplified_model(const std::string& file, MappedBytes* out) {
+  MappedBytes in;
+  if (!in.map_file(file)) return false;
   try {
-    SimplifyReport report;
-    std::string out = simplify_onnx_bytes(bytes.str(), file, &report);
-    return report.changes() > 0 ? out : std::string();
+    return simplify_onnx_bytes_into(in.data(), in.size(), file, [out](size_t n) { return out->allocate(n); }) > 0;
   } catch (const Error&) {
-    return "";
+    return false;
   }
 }
 
@@ -138,11 +173,9 @@ OrtModel::OrtModel(const std::string& model, const RuntimeParams& rt, const std:
     cuda.device_id = rt.gpu_id;
     so.AppendExecutionProvider_CUDA(cuda);
   }
-  bool made_simplified = false;
   if (rt.ir_optim && precision_ == "fp32") {
-    const std::string simplified = simplified_model_bytes(path_);
-    made_simplified = !simplified.empty();
-    if (made_simplified) {
+    MappedBytes simplified;
+    if (simplified_model(path_, &simplified)) {
       try {
         impl_->session = std::make_unique<Ort::Session>(ort_env(), simplified.data(), simplified.size(), so);
         simplified_ = true;
@@ -153,11 +186,6 @@ OrtModel::OrtModel(const std::string& model, const RuntimeParams& rt, const std:
       }
     }
   }
-#if defined(__GLIBC__)
-  // The simplification's protobuf buffers are freed by now, but glibc keeps
-  // their pages unless asked (+11 MiB RSS for det + cls + rec, measured).
-  if (made_simplified) malloc_trim(0);
-#endif
   try {
     if (!impl_->session) impl_->session = std::make_unique<Ort::Session>(ort_env(), path_.c_str(), so);
   } catch (const Ort::Exception& e) {

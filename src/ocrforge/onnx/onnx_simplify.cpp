@@ -364,9 +364,11 @@ class Simplifier {
 
 }  // namespace
 
-std::string simplify_onnx_bytes(const std::string& model_bytes, const std::string& what, SimplifyReport* report) {
+size_t simplify_onnx_bytes_into(const void* data, size_t size, const std::string& what,
+                                const std::function<void*(size_t)>& allocate, SimplifyReport* report) {
   onnx::ModelProto model;
-  if (!model.ParseFromString(model_bytes)) throw Error("'" + what + "' is not an ONNX model (protobuf parse failed)");
+  if (size > static_cast<size_t>(std::numeric_limits<int>::max()) || !model.ParseFromArray(data, static_cast<int>(size)))
+    throw Error("'" + what + "' is not an ONNX model (protobuf parse failed)");
   SimplifyReport r;
   r.nodes_before = r.nodes_after = model.graph().node_size();
   // Values read inside If / Loop bodies are invisible to the consumer index:
@@ -376,10 +378,21 @@ std::string simplify_onnx_bytes(const std::string& model_bytes, const std::strin
     r.nodes_after = model.graph().node_size();
   }
   if (report) *report = r;
-  if (r.changes() == 0) return model_bytes;
-  std::string bytes;
-  if (!model.SerializeToString(&bytes)) throw Error("cannot serialise the simplified form of '" + what + "'");
-  return bytes;
+  if (r.changes() == 0) return 0;
+  const size_t n = model.ByteSizeLong();
+  void* out = allocate(n);
+  if (!out || !model.SerializeToArray(out, static_cast<int>(n)))
+    throw Error("cannot serialise the simplified form of '" + what + "'");
+  return n;
+}
+
+std::string simplify_onnx_bytes(const std::string& model_bytes, const std::string& what, SimplifyReport* report) {
+  std::string out;
+  const size_t n = simplify_onnx_bytes_into(model_bytes.data(), model_bytes.size(), what, [&out](size_t size) {
+    out.resize(size);
+    return static_cast<void*>(&out[0]);
+  }, report);
+  return n == 0 ? model_bytes : out;
 }
 
 SimplifyReport simplify_onnx_model(const std::string& src, const std::string& dst) {

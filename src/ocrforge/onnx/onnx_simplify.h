@@ -24,6 +24,8 @@
 // pattern is left as it was). Nothing else in the graph changes: the inputs,
 // outputs, their names and the opset stay.
 #pragma once
+#include <cstddef>
+#include <functional>
 #include <string>
 
 namespace ocrforge {
@@ -36,9 +38,18 @@ struct SimplifyReport {
   int changes() const { return conv_affines + hardswishes + input_affines; }
 };
 
-// `model_bytes` (a serialised ModelProto) simplified, serialised again.
+// `size` bytes at `data` (a serialised ModelProto) simplified and serialised
+// into memory that `allocate(n)` provides; returns n, or 0 (nothing
+// allocated) when no rule applied. The caller owns the memory: OrtModel maps
+// it outside the heap, so a 10 MB transient buffer does not raise glibc's
+// mmap threshold and leave the heap fragmented for the rest of the run.
 // Throws Error naming `what` (the file, for messages) when the bytes are not
 // an ONNX model.
+size_t simplify_onnx_bytes_into(const void* data, size_t size, const std::string& what,
+                                const std::function<void*(size_t)>& allocate, SimplifyReport* report = nullptr);
+
+// The same on strings: `model_bytes` simplified (returned unchanged when no
+// rule applied).
 std::string simplify_onnx_bytes(const std::string& model_bytes, const std::string& what,
                                 SimplifyReport* report = nullptr);
 

@@ -188,16 +188,19 @@ std::vector<std::string> tipc_translate(const std::string& paddle_command, const
   return argv;
 }
 
-TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
-  if (o.mode == "benchmark_train") return plan_benchmark(c, o);
+void require_tipc_mode(const std::string& mode) {
   static const char* modes[] = {"lite_train_lite_infer", "lite_train_whole_infer", "whole_infer",
-                                "whole_train_whole_infer"};
-  bool known = false;
-  for (const char* m : modes) known = known || o.mode == m;
-  if (!known)
-    throw UsageError("TIPC mode '" + o.mode +
-                     "' is not one of lite_train_lite_infer, lite_train_whole_infer, whole_infer, "
-                     "whole_train_whole_infer, benchmark_train");
+                                "whole_train_whole_infer", "benchmark_train"};
+  for (const char* m : modes)
+    if (mode == m) return;
+  throw UsageError("TIPC mode '" + mode +
+                   "' is not one of lite_train_lite_infer, lite_train_whole_infer, whole_infer, "
+                   "whole_train_whole_infer, benchmark_train");
+}
+
+TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
+  require_tipc_mode(o.mode);
+  if (o.mode == "benchmark_train") return plan_benchmark(c, o);
   const TipcSection& train = c.require("train_params");
   const TipcSection& infer = c.require("infer_params");
   const TipcSection* eval = c.section("eval_params");

@@ -49,6 +49,11 @@ struct TipcPlan {
   std::vector<TipcStage> stages;
 };
 
+// UsageError unless `mode` is one of PaddleOCR's five TIPC modes
+// (lite_train_lite_infer, lite_train_whole_infer, whole_infer,
+// whole_train_whole_infer, benchmark_train).
+void require_tipc_mode(const std::string& mode);
+
 // UsageError for an unknown mode; Error naming the file and key for a config
 // that lacks what the mode needs.
 TipcPlan plan_tipc(const TipcConfig& config, const TipcPlanOptions& options);

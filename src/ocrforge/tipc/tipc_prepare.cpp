@@ -11,6 +11,7 @@
 #include "ocrforge/core/label_file.h"
 #include "ocrforge/core/text.h"
 #include "ocrforge/synth/synth.h"
+#include "ocrforge/tipc/tipc_plan.h"
 
 namespace fs = std::filesystem;
 
@@ -158,14 +159,7 @@ bool is_image_path(const std::string& p) {
 }  // namespace
 
 TipcPrepareReport prepare_tipc(const TipcConfig& c, const TipcPrepareOptions& o) {
-  static const char* modes[] = {"lite_train_lite_infer", "lite_train_whole_infer", "whole_infer",
-                                "whole_train_whole_infer", "benchmark_train"};
-  bool known = false;
-  for (const char* m : modes) known = known || o.mode == m;
-  if (!known)
-    throw UsageError("TIPC mode '" + o.mode +
-                     "' is not one of lite_train_lite_infer, lite_train_whole_infer, whole_infer, "
-                     "whole_train_whole_infer, benchmark_train");
+  require_tipc_mode(o.mode);
   const TrainCommand cmd = training_command(c);
   Config cfg = Config::load_file(cmd.yml);
   for (const std::string& ov : cmd.overrides)

@@ -17,16 +17,6 @@ namespace ocrforge {
 
 namespace {
 
-InferenceIo io_of(const OnnxGraph& g) {
-  InferenceIo io;
-  io.opset = g.opset;
-  io.input_name = g.inputs.at(0);
-  io.output_name = g.outputs.at(0);
-  if (g.io_shapes.count(io.input_name)) io.input_shape = g.io_shapes.at(io.input_name);
-  if (g.io_shapes.count(io.output_name)) io.output_shape = g.io_shapes.at(io.output_name);
-  return io;
-}
-
 // The config a member's inference.yml is written from: its own network
 // section and plain DBPostProcess with the distillation's thresholds.
 Config member_config(const Config& config, const DetDistillMember& m) {
@@ -55,11 +45,11 @@ void export_det_distillation(const Config& config, DetDistillTask& task, const s
     InferenceIo io;
     if (m.onnx) {
       m.onnx->save_onnx(e.onnx_path);
-      io = io_of(read_onnx_graph(e.onnx_path));
+      io = inference_io_of(read_onnx_graph(e.onnx_path));
     } else {
       const OnnxGraph g = det_model_to_onnx(*m.native);
       write_onnx_graph(g, e.onnx_path);
-      io = io_of(g);
+      io = inference_io_of(g);
     }
     check_onnx_model(e.onnx_path);
     e.yml_path = (dir / "inference.yml").string();

@@ -28,16 +28,6 @@ namespace ocrforge {
 
 namespace {
 
-InferenceIo io_of(const OnnxGraph& g) {
-  InferenceIo io;
-  io.opset = g.opset;
-  io.input_name = g.inputs.at(0);
-  io.output_name = g.outputs.at(0);
-  if (g.io_shapes.count(io.input_name)) io.input_shape = g.io_shapes.at(io.input_name);
-  if (g.io_shapes.count(io.output_name)) io.output_shape = g.io_shapes.at(io.output_name);
-  return io;
-}
-
 std::string member_weights(const RecDistillTask& task) {
   std::string out;
   for (const auto& m : task.members())
@@ -81,11 +71,11 @@ void export_distillation(const Config& config, RecDistillTask& task, const std::
     InferenceIo io;
     if (m.onnx) {
       m.onnx->save_onnx(e.onnx_path);
-      io = io_of(read_onnx_graph(e.onnx_path));
+      io = inference_io_of(read_onnx_graph(e.onnx_path));
     } else {
       const OnnxGraph g = rec_model_to_onnx(*m.native, height);
       write_onnx_graph(g, e.onnx_path);
-      io = io_of(g);
+      io = inference_io_of(g);
       note_sar_head(m.native, m.spec.path + " ", r);
     }
     check_onnx_model(e.onnx_path);
@@ -164,7 +154,7 @@ ExportReport export_inference_model(const Config& config) {
     if (!graph) throw Error("internal: an ONNX architecture built a model that is not an ONNX graph");
     if (r.weights_from.empty()) r.weights_from = graph->path();
     graph->save_onnx(r.onnx_path);
-    io = io_of(read_onnx_graph(r.onnx_path));
+    io = inference_io_of(read_onnx_graph(r.onnx_path));
   } else {
     OnnxGraph g;
     if (auto* det = dynamic_cast<DetTask*>(task.get())) {
@@ -177,7 +167,7 @@ ExportReport export_inference_model(const Config& config) {
       note_sar_head(rec->rec_model(), "Architecture ", r);
     }
     write_onnx_graph(g, r.onnx_path);
-    io = io_of(g);
+    io = inference_io_of(g);
   }
   check_onnx_model(r.onnx_path);
   r.parameters = static_cast<long>(task->model().parameters().size());

@@ -8,9 +8,20 @@
 #include "ocrforge/core/charset.h"
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/yaml_child.h"
+#include "ocrforge/onnx/onnx_graph.h"
 #include "ocrforge/version.h"
 
 namespace ocrforge {
+
+InferenceIo inference_io_of(const OnnxGraph& g) {
+  InferenceIo io;
+  io.opset = g.opset;
+  io.input_name = g.inputs.at(0);
+  io.output_name = g.outputs.at(0);
+  if (g.io_shapes.count(io.input_name)) io.input_shape = g.io_shapes.at(io.input_name);
+  if (g.io_shapes.count(io.output_name)) io.output_shape = g.io_shapes.at(io.output_name);
+  return io;
+}
 
 namespace {
 

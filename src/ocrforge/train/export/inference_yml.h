@@ -16,12 +16,16 @@ namespace ocrforge {
 
 class Config;
 class Charset;
+struct OnnxGraph;
 
 struct InferenceIo {
   std::string input_name, output_name;
   std::vector<int64_t> input_shape, output_shape;
   int64_t opset = 0;
 };
+
+// The graph's first input and output, their declared shapes and its opset.
+InferenceIo inference_io_of(const OnnxGraph& graph);
 
 // The file's text. `charset`: the recognizer's classes (null for det / cls).
 std::string inference_yml_text(const Config& config, const InferenceIo& io, const Charset* charset);

@@ -6,28 +6,13 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/models/arch_yaml.h"
+#include "ocrforge/train/models/combined_loss_yaml.h"
 
 namespace ocrforge {
 
 using namespace arch_yaml;
 
 namespace {
-
-void check_model(const std::string& name, const std::vector<std::string>& models, const std::string& path) {
-  if (std::find(models.begin(), models.end(), name) == models.end())
-    throw UsageError(path + ": '" + name + "' is not a model of Architecture.Models (" + join(models) + ")");
-}
-
-std::pair<std::string, std::string> read_pair(const YAML::Node& pair, const std::string& path,
-                                              const std::vector<std::string>& models) {
-  if (!pair.IsSequence() || pair.size() != 2 || !pair[0].IsScalar() || !pair[1].IsScalar())
-    throw UsageError(path + ": each entry is a pair of model names, e.g. [Student, Teacher]");
-  const auto a = pair[0].as<std::string>(), b = pair[1].as<std::string>();
-  check_model(a, models, path);
-  check_model(b, models, path);
-  if (a == b) throw UsageError(path + ": [" + a + ", " + b + "] compares a model with itself");
-  return {a, b};
-}
 
 // A list of pairs, or (DML only, as PaddleOCR's _check_model_name_pairs) one flat pair.
 void read_pairs(const YAML::Node& n, const std::string& path, const std::vector<std::string>& models, bool flat_ok,
@@ -37,10 +22,10 @@ void read_pairs(const YAML::Node& n, const std::string& path, const std::vector<
   if (!list || !list.IsSequence() || list.size() == 0)
     throw UsageError(p + ": missing; list the models to compare, e.g. [[Student, Teacher]]");
   if (flat_ok && list[0].IsScalar()) {
-    t.pairs.push_back(read_pair(list, p, models));
+    t.pairs.push_back(read_model_pair(list, p, models));
     return;
   }
-  for (const auto& pair : list) t.pairs.push_back(read_pair(pair, p, models));
+  for (const auto& pair : list) t.pairs.push_back(read_model_pair(pair, p, models));
 }
 
 // The DBLoss keys of the two DB-style terms: read for their types, compared
@@ -128,7 +113,7 @@ DetDistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, 
     read(args, "model_name_list", path, t.models);
     if (t.models.empty())
       throw UsageError(path + ".model_name_list: missing; list the models trained on the labels, e.g. [Student]");
-    for (const auto& m : t.models) check_model(m, models, path + ".model_name_list");
+    for (const auto& m : t.models) check_distill_model(m, models, path + ".model_name_list");
     check_maps_key(args, path, /*required=*/false);  // PaddleOCR ignores it (self.key = None)
     read_db_keys(args, path, t);
   } else if (kind == "DistillationCTCLoss" || kind == "DistillationSARLoss" || kind == "DistillationDistanceLoss") {
@@ -167,23 +152,11 @@ bool is_det_distill_loss(const YAML::Node& loss) {
 
 std::vector<DetDistillLossTerm> det_distill_loss_from_yaml(const YAML::Node& loss,
                                                            const std::vector<std::string>& models) {
-  const std::string name = loss && loss.IsMap() && present(loss, "name") ? loss["name"].as<std::string>() : "";
-  if (name != "CombinedLoss")
-    throw UsageError("Loss.name: '" + name + "'; a detection distillation trains with name: CombinedLoss and a "
-                     "loss_config_list of DistillationDilaDBLoss / DistillationDMLLoss / DistillationDBLoss");
-  check_keys(loss, "Loss", {"name", "loss_config_list"});
-  const YAML::Node list = loss["loss_config_list"];
-  if (!list || !list.IsSequence() || list.size() == 0)
-    throw UsageError("Loss.loss_config_list: missing or empty; list the loss terms, e.g. "
-                     "- DistillationDBLoss: {weight: 1.0, model_name_list: [Student]}");
   std::vector<DetDistillLossTerm> terms;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const std::string path = "Loss.loss_config_list[" + std::to_string(i) + "]";
-    if (!list[i].IsMap() || list[i].size() != 1)
-      throw UsageError(path + ": each entry is one loss, e.g. - DistillationDBLoss: {weight: 1.0, ...}");
-    const std::string kind = list[i].begin()->first.as<std::string>();
-    terms.push_back(term_from_yaml(kind, list[i].begin()->second, path + "." + kind, models));
-  }
+  for (const CombinedLossEntry& e :
+       combined_loss_entries(loss, "a detection distillation", "DistillationDilaDBLoss / DistillationDMLLoss / DistillationDBLoss",
+                             "DistillationDBLoss: {weight: 1.0, model_name_list: [Student]}"))
+    terms.push_back(term_from_yaml(e.kind, e.args, e.path, models));
   return terms;
 }
 

@@ -4,17 +4,13 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/models/arch_yaml.h"
+#include "ocrforge/train/models/combined_loss_yaml.h"
 
 namespace ocrforge {
 
 using namespace arch_yaml;
 
 namespace {
-
-void check_model(const std::string& name, const std::vector<std::string>& models, const std::string& path) {
-  if (std::find(models.begin(), models.end(), name) == models.end())
-    throw UsageError(path + ": '" + name + "' is not a model of Architecture.Models (" + join(models) + ")");
-}
 
 void check_choice(const std::string& value, const std::vector<std::string>& allowed, const std::string& path) {
   if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
@@ -26,15 +22,7 @@ void read_pairs(const YAML::Node& n, const std::string& path, const std::vector<
   const std::string p = path + ".model_name_pairs";
   if (!present(n, "model_name_pairs") || !n["model_name_pairs"].IsSequence() || n["model_name_pairs"].size() == 0)
     throw UsageError(p + ": missing; list the models to compare, e.g. [[Student, Teacher]]");
-  for (const auto& pair : n["model_name_pairs"]) {
-    if (!pair.IsSequence() || pair.size() != 2)
-      throw UsageError(p + ": each entry is a pair of model names, e.g. [Student, Teacher]");
-    const auto a = pair[0].as<std::string>(), b = pair[1].as<std::string>();
-    check_model(a, models, p);
-    check_model(b, models, p);
-    if (a == b) throw UsageError(p + ": [" + a + ", " + b + "] compares a model with itself");
-    t.pairs.emplace_back(a, b);
-  }
+  for (const auto& pair : n["model_name_pairs"]) t.pairs.push_back(read_model_pair(pair, p, models));
 }
 
 void read_list(const YAML::Node& n, const std::string& path, const std::vector<std::string>& models,
@@ -42,7 +30,7 @@ void read_list(const YAML::Node& n, const std::string& path, const std::vector<s
   const std::string p = path + ".model_name_list";
   read(n, "model_name_list", path, t.models);
   if (t.models.empty()) throw UsageError(p + ": missing; list the models whose own loss counts, e.g. [Student]");
-  for (const auto& m : t.models) check_model(m, models, p);
+  for (const auto& m : t.models) check_distill_model(m, models, p);
 }
 
 DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, const std::string& path,
@@ -52,7 +40,8 @@ DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, con
   t.path = path;
   const YAML::Node args = n && n.IsMap() ? n : YAML::Node(YAML::NodeType::Map);
   if (present(args, "maps_name"))
-    throw UsageError(path + ".maps_name: detection distillation (CML) is not supported yet");
+    throw UsageError(path + ".maps_name: a term on detection maps, but this distillation is a recognizer; CML "
+                     "(maps_name) needs Architecture.model_type: det");
   if (kind == "DistillationDMLLoss") {
     check_keys(args, path, {"weight", "act", "use_log", "model_name_pairs", "key", "multi_head", "dis_head", "name"});
     t.name = "dml";
@@ -98,23 +87,12 @@ DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, con
 }  // namespace
 
 std::vector<DistillLossTerm> distill_loss_from_yaml(const YAML::Node& loss, const std::vector<std::string>& models) {
-  const std::string name = loss && loss.IsMap() && present(loss, "name") ? loss["name"].as<std::string>() : "";
-  if (name != "CombinedLoss")
-    throw UsageError("Loss.name: '" + name + "'; a Distillation architecture trains with name: CombinedLoss and a "
-                     "loss_config_list of DistillationDMLLoss / DistillationDistanceLoss / DistillationCTCLoss");
-  check_keys(loss, "Loss", {"name", "loss_config_list"});
-  const YAML::Node list = loss["loss_config_list"];
-  if (!list || !list.IsSequence() || list.size() == 0)
-    throw UsageError("Loss.loss_config_list: missing or empty; list the loss terms, e.g. "
-                     "- DistillationCTCLoss: {model_name_list: [Student]}");
   std::vector<DistillLossTerm> terms;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const std::string path = "Loss.loss_config_list[" + std::to_string(i) + "]";
-    if (!list[i].IsMap() || list[i].size() != 1)
-      throw UsageError(path + ": each entry is one loss, e.g. - DistillationCTCLoss: {weight: 1.0, ...}");
-    const std::string kind = list[i].begin()->first.as<std::string>();
-    terms.push_back(term_from_yaml(kind, list[i].begin()->second, path + "." + kind, models));
-  }
+  for (const CombinedLossEntry& e : combined_loss_entries(
+           loss, "a Distillation architecture",
+           "DistillationDMLLoss / DistillationDistanceLoss / DistillationCTCLoss / DistillationSARLoss",
+           "DistillationCTCLoss: {weight: 1.0, model_name_list: [Student]}"))
+    terms.push_back(term_from_yaml(e.kind, e.args, e.path, models));
   return terms;
 }
 

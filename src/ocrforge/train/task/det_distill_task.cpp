@@ -10,22 +10,18 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/core/yaml_child.h"
-#include "ocrforge/train/loop/checkpoint_part.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/models/arch_yaml.h"
 #include "ocrforge/train/models/det_distill_losses.h"
 #include "ocrforge/train/models/distill_losses.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
+#include "ocrforge/train/task/distill_member.h"
 #include "ocrforge/train/task/det_task.h"
 #include "ocrforge/vision/det_metric.h"
 
 namespace ocrforge {
 
 namespace {
-
-void freeze_all(torch::nn::Module& m) {
-  for (auto& p : m.parameters()) p.set_requires_grad(false);
-}
 
 const char* kMapNames[] = {"shrink", "threshold", "binary"};
 
@@ -118,26 +114,7 @@ DetDistillMember DetDistillTask::build_member(const DistillMemberSpec& spec) {
            (m.arch.backbone.name == "ResNet_vd" ? std::to_string(m.arch.backbone.layers) : std::string()) + " + " +
            m.arch.neck.name + " " + std::to_string(m.arch.neck.out_channels) + ")";
   }
-  if (!spec.pretrained.empty()) {
-    const PretrainedReport r = load_pretrained_part(spec.pretrained, *m.module(), spec.name + ".");
-    what += ", " + std::to_string(r.loaded.size()) + " tensors from " + spec.pretrained;
-    const size_t bad = r.missing.size() + r.shape_mismatch.size();
-    if (bad > 0 && spec.freeze_params)
-      throw UsageError(spec.path + ".pretrained: '" + spec.pretrained + "' lacks " + std::to_string(bad) +
-                       " of this frozen model's tensors (e.g. " +
-                       (r.missing.empty() ? r.shape_mismatch.front() : r.missing.front()) +
-                       "); a frozen model must be complete. Give the checkpoint of the same architecture");
-    if (bad > 0)
-      warnings_.push_back(spec.path + ".pretrained: " + std::to_string(r.missing.size()) + " tensors missing, " +
-                          std::to_string(r.shape_mismatch.size()) + " of another shape (kept their initial values)");
-  } else if (spec.freeze_params && m.native) {
-    warnings_.push_back(spec.path + ": frozen (freeze_params: true) without pretrained weights: it keeps its random "
-                        "initial weights; give it a trained model with " + spec.path + ".pretrained=<checkpoint>");
-  }
-  if (spec.freeze_params) {
-    freeze_all(*m.module());
-    what += ", frozen (weights fixed, runs in eval mode)";
-  }
+  what += prepare_distill_member(spec, *m.module(), /*warn_random_frozen=*/static_cast<bool>(m.native), &warnings_);
   info_.push_back(spec.name + ": " + what);
   return m;
 }

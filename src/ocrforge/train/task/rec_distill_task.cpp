@@ -10,7 +10,6 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/core/yaml_child.h"
-#include "ocrforge/train/loop/checkpoint_part.h"
 #include "ocrforge/train/loop/rec_evaluator.h"
 #include "ocrforge/train/loop/trainer_options.h"
 #include "ocrforge/train/models/arch_yaml.h"
@@ -19,6 +18,7 @@
 #include "ocrforge/train/models/sar_loss.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/onnx/onnx_rec_probe.h"
+#include "ocrforge/train/task/distill_member.h"
 #include "ocrforge/train/task/rec_task.h"
 #include "ocrforge/vision/rec_metric.h"
 
@@ -33,9 +33,6 @@ bool same_classes(const Charset& a, const Charset& b) {
   return true;
 }
 
-void freeze_all(torch::nn::Module& m) {
-  for (auto& p : m.parameters()) p.set_requires_grad(false);
-}
 
 }  // namespace
 
@@ -109,23 +106,7 @@ RecDistillMember RecDistillTask::build_member(const DistillMemberSpec& spec) {
     what = m.arch.algorithm + " (" + m.arch.backbone.name + ", " + m.arch.neck.encoder_type + " neck)";
   }
   what += ", " + std::to_string(m.charset.num_classes()) + " classes";
-  if (!spec.pretrained.empty()) {
-    const PretrainedReport r = load_pretrained_part(spec.pretrained, *m.module(), spec.name + ".");
-    what += ", " + std::to_string(r.loaded.size()) + " tensors from " + spec.pretrained;
-    const size_t bad = r.missing.size() + r.shape_mismatch.size();
-    if (bad > 0 && spec.freeze_params)
-      throw UsageError(spec.path + ".pretrained: '" + spec.pretrained + "' lacks " + std::to_string(bad) +
-                       " of this frozen model's tensors (e.g. " +
-                       (r.missing.empty() ? r.shape_mismatch.front() : r.missing.front()) +
-                       "); a frozen model must be complete. Give the checkpoint of the same architecture");
-    if (bad > 0)
-      warnings_.push_back(spec.path + ".pretrained: " + std::to_string(r.missing.size()) + " tensors missing, " +
-                          std::to_string(r.shape_mismatch.size()) + " of another shape (kept their initial values)");
-  }
-  if (spec.freeze_params) {
-    freeze_all(*m.module());
-    what += ", frozen (weights fixed, runs in eval mode)";
-  }
+  what += prepare_distill_member(spec, *m.module(), /*warn_random_frozen=*/false, &warnings_);
   info_.push_back(spec.name + ": " + what);
   return m;
 }
