@@ -28,7 +28,9 @@ class OrtModel {
   // "--det_model_dir") only make error messages precise.
   // runtime.precision "int8" loads the cached int8 form of the model
   // (int8_model.h) when `int8_calibration` is given (det, rec); a model
-  // without one (cls) runs fp32, and precision() says so.
+  // without one (cls) runs fp32, and precision() says so. With
+  // runtime.ir_optim (the default) an fp32 model runs its exact simplified
+  // graph (onnx/onnx_simplify.h), made in memory here; simplified() says so.
   OrtModel(const std::string& model, const RuntimeParams& runtime, const std::string& role,
            const std::string& flag, const CalibrationSource& int8_calibration = {});
   ~OrtModel();
