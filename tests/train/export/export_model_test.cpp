@@ -5,6 +5,7 @@
 #include "ocrforge/train/export/export_model.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -272,19 +273,21 @@ TEST(ExportModel, DetDistillationWritesADetFolderPerModelThatOrtRunsLikeLibTorch
     const torch::Tensor ours = model->forward(x);
     EXPECT_GT((ours.max() - ours.min()).item<double>(), 0.01) << m.name;  // a map that varies
     const torch::Tensor ort = test::ort_output(m.onnx_path, "det", x);
-    // The tiny teacher (ResNet18_vd, then LKPAN's 81-tap convolutions) rounds
-    // by ~1e-4 in float32 already, in LibTorch as in ORT, so each member is
-    // held to max(1e-4, twice LibTorch's own distance from a float64 run)
-    // rather than to a fixed 1e-4 that the rounding alone can pass.
+    // Float32 rounding alone moves these maps by up to ~1e-4 (the tiny
+    // teacher: ResNet18_vd, then LKPAN's 81-tap convolutions; the students
+    // varied 3e-6 to 4e-5 between runs), in LibTorch as in ORT, so each
+    // member is held to max(1e-4, twice LibTorch's own distance from a
+    // float64 run) rather than |ORT - LibTorch| to a fixed 1e-4, which the
+    // rounding of the two alone can pass.
     model->to(torch::kFloat64);  // float32 -> float64 -> float32 is lossless
     const torch::Tensor exact = model->forward(x.to(torch::kFloat64));
     model->to(torch::kFloat32);
     const double rounding = (ours.to(torch::kFloat64) - exact).abs().max().item<double>();
     const double diff = (ort.to(torch::kFloat64) - exact).abs().max().item<double>();
+    const double vs_torch = (ort - ours).abs().max().item<double>();
+    std::printf("%s: max |ORT - LibTorch| %.3g; from float64: ORT %.3g, LibTorch %.3g\n", m.name.c_str(), vs_torch,
+                diff, rounding);
     EXPECT_LE(diff, std::max(1e-4, 2 * rounding)) << m.name << ": LibTorch's own rounding " << rounding;
-    if (m.name != "Teacher") {
-      EXPECT_LE((ort - ours).abs().max().item<double>(), 1e-4) << m.name;
-    }
     const YAML::Node yml = YAML::LoadFile(m.yml_path);
     EXPECT_EQ(yml["Global"]["model_type"].as<std::string>(), "det") << m.name;
     EXPECT_EQ(yml["PostProcess"]["name"].as<std::string>(), "DBPostProcess") << m.name;

@@ -35,6 +35,9 @@ inline torch::Tensor sample_picture(const std::string& name, int h, int w, bool 
 inline torch::Tensor ort_output(const std::string& path, const std::string& role, const torch::Tensor& x) {
   RuntimeParams rt;
   rt.cpu_threads = 1;
+  // The file exactly as written: parity tests check the exporter, not the
+  // inference-time simplification (tests/onnx/onnx_simplify_test.cpp does).
+  rt.ir_optim = false;
   OrtModel ort(path, rt, role, "--" + role + "_model_dir");
   const TensorView out = ort.run(x.data_ptr<float>(), x.sizes().vec());
   return torch::from_blob(const_cast<float*>(out.data), out.shape, torch::kFloat32).clone();
