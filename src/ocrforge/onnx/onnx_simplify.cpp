@@ -362,6 +362,19 @@ class Simplifier {
   std::vector<bool> removed_;
 };
 
+// Every rule on `model`, in place.
+SimplifyReport simplify_model(onnx::ModelProto* model) {
+  SimplifyReport r;
+  r.nodes_before = r.nodes_after = model->graph().node_size();
+  // Values read inside If / Loop bodies are invisible to the consumer index:
+  // such a graph is left as it is rather than risk removing what a body reads.
+  if (!has_subgraph(model->graph())) {
+    Simplifier(model).run(&r);
+    r.nodes_after = model->graph().node_size();
+  }
+  return r;
+}
+
 }  // namespace
 
 size_t simplify_onnx_bytes_into(const void* data, size_t size, const std::string& what,
@@ -369,14 +382,7 @@ size_t simplify_onnx_bytes_into(const void* data, size_t size, const std::string
   onnx::ModelProto model;
   if (size > static_cast<size_t>(std::numeric_limits<int>::max()) || !model.ParseFromArray(data, static_cast<int>(size)))
     throw Error("'" + what + "' is not an ONNX model (protobuf parse failed)");
-  SimplifyReport r;
-  r.nodes_before = r.nodes_after = model.graph().node_size();
-  // Values read inside If / Loop bodies are invisible to the consumer index:
-  // such a graph is left as it is rather than risk removing what a body reads.
-  if (!has_subgraph(model.graph())) {
-    Simplifier(&model).run(&r);
-    r.nodes_after = model.graph().node_size();
-  }
+  const SimplifyReport r = simplify_model(&model);
   if (report) *report = r;
   if (r.changes() == 0) return 0;
   const size_t n = model.ByteSizeLong();
@@ -396,10 +402,10 @@ std::string simplify_onnx_bytes(const std::string& model_bytes, const std::strin
 }
 
 SimplifyReport simplify_onnx_model(const std::string& src, const std::string& dst) {
-  std::string bytes;
-  if (!onnx_file::load(src).SerializeToString(&bytes)) throw Error("cannot serialise '" + src + "'");
-  SimplifyReport r;
-  const std::string out = simplify_onnx_bytes(bytes, src, &r);
+  onnx::ModelProto model = onnx_file::load(src);
+  const SimplifyReport r = simplify_model(&model);
+  std::string out;
+  if (!model.SerializeToString(&out)) throw Error("cannot serialise the simplified form of '" + src + "'");
   std::error_code ec;
   const std::filesystem::path target(dst);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
