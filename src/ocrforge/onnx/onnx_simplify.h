@@ -34,8 +34,9 @@ struct SimplifyReport {
   int conv_affines = 0;   // rule 1: Mul / Add nodes folded into the Conv before them
   int hardswishes = 0;    // rule 2: five-op hard-swishes made two ops
   int input_affines = 0;  // rule 3: Mul / Add nodes folded into the Convs after them
+  int layout_shifts = 0;   // rule 3b: shifts left before padded Convs, made 1x1 depthwise Convs
   int nodes_before = 0, nodes_after = 0;  // Constant nodes included
-  int changes() const { return conv_affines + hardswishes + input_affines; }
+  int changes() const { return conv_affines + hardswishes + input_affines + layout_shifts; }
 };
 
 // `size` bytes at `data` (a serialised ModelProto) simplified and serialised
