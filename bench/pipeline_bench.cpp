@@ -102,6 +102,8 @@ int run(int argc, char** argv) {
   flags.add_bool("use_angle_cls", true, "run the direction classifier");
   flags.add_bool("ir_optim", defaults.runtime.ir_optim, "exact simplified graphs (RuntimeParams::ir_optim)");
   flags.add_bool("memory_arena", defaults.runtime.memory_arena, "ONNX Runtime CPU memory arena (RuntimeParams::memory_arena)");
+  flags.add_bool("shared_arena", defaults.runtime.shared_arena,
+                 "one CPU arena for every model (RuntimeParams::shared_arena)");
   flags.add("save_results", "", "write the first pass's lines here, as PaddleOCR's system_results.txt");
   flags.add("stream", "", "DET,REC: run OcrStream with these ORT threads per stage instead of the sequential loop "
             "(reports only the SUMMARY line)");
@@ -120,6 +122,7 @@ int run(int argc, char** argv) {
   params.use_angle_cls = flags.get_bool("use_angle_cls");
   params.runtime.memory_arena = flags.get_bool("memory_arena");
   params.runtime.ir_optim = flags.get_bool("ir_optim");
+  params.runtime.shared_arena = flags.get_bool("shared_arena");
   params.runtime.graph_optimization = flags.get("graph_optimization");
   params.runtime.memory_pattern = flags.get_bool("memory_pattern");
   params.runtime.allow_spinning = flags.get_bool("allow_spinning");
@@ -144,12 +147,12 @@ int run(int argc, char** argv) {
 
   std::printf("ocrforge_pipeline_bench: %zu images in %s, %ld iterations, cpu_threads=%d (effective %d), "
               "use_angle_cls=%s, rec_batch_num=%d, rec_workers=%d x %d threads, rec_width_step=%d, graph_optimization=%s, memory_pattern=%d, "
-              "memory_arena=%d, allow_spinning=%d, ir_optim=%d\n", images.size(), flags.get("image_dir").c_str(), iterations,
+              "memory_arena=%d, shared_arena=%d, allow_spinning=%d, ir_optim=%d\n", images.size(), flags.get("image_dir").c_str(), iterations,
               params.runtime.cpu_threads, effective_threads(params.runtime.cpu_threads),
               params.use_angle_cls ? "true" : "false", params.rec.batch_num, ocr.recognizer().workers(),
               ocr.recognizer().threads_per_worker(), params.rec.width_step,
               params.runtime.graph_optimization.c_str(), params.runtime.memory_pattern, params.runtime.memory_arena,
-              params.runtime.allow_spinning, params.runtime.ir_optim);
+              params.runtime.shared_arena, params.runtime.allow_spinning, params.runtime.ir_optim);
   std::printf("CPU: %s, %u hardware threads; %s; ONNX Runtime %s\n\n", cpu_model().c_str(),
               cv::getNumberOfCPUs(), os_version().c_str(), onnxruntime_version().c_str());
 

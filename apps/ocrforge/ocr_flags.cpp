@@ -32,6 +32,8 @@ void declare_ocr_flags(FlagSet& f) {
         "images that calibrate the int8 det model, in DIR/det (default: the set shipped in data/int8_calibration)");
   f.add_bool("ir_optim", RuntimeParams{}.ir_optim,
              "run the models in their exact simplified form (affine ops folded into the convolutions; fp32)");
+  f.add_bool("shared_arena", RuntimeParams{}.shared_arena,
+             "one ONNX Runtime CPU memory arena for all the models of the run instead of one per model (lower peak RSS)");
   f.add_bool("benchmark", false, "print PaddleOCR's benchmark report per model after warm-up");
   f.add("det_algorithm", "DB", "detection algorithm (DB)");
   f.add("det_limit_side_len", "960", "side length limit of the detector input");
@@ -115,6 +117,7 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   if (rt.precision == "int8" && rt.use_gpu)
     throw UsageError("--precision=int8 runs on the CPU provider only; use it with --use_gpu=False");
   rt.ir_optim = f.get_bool("ir_optim");
+  rt.shared_arena = f.get_bool("shared_arena");
   rt.int8_cache_dir = f.get("int8_cache_dir");
   rt.int8_calibration_dir = f.get("int8_calibration_dir");
   if (f.get_bool("use_tensorrt")) throw UsageError("--use_tensorrt=True is not supported (ONNX Runtime CPU/CUDA only)");

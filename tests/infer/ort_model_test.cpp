@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+#include <vector>
+
 #include "ocrforge/core/error.h"
 #include "test_support.h"
 
@@ -78,4 +81,37 @@ TEST(OrtModel, SessionOptionsAreAppliedAndCheckedByName) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("'fastest'"), std::string::npos) << e.what();
   }
+}
+
+// The shared arena changes where ORT's activation buffers come from, never
+// what a model computes; det and rec sessions drawing from it at the same
+// time (OcrStream's stages) must not disturb each other.
+TEST(OrtModel, SharedArenaComputesWhatPerSessionArenasComputeAlsoFromTwoThreads) {
+  RuntimeParams own;
+  own.cpu_threads = 1;
+  own.shared_arena = false;
+  RuntimeParams shared = own;
+  shared.shared_arena = true;
+  std::vector<float> det_in(3 * 96 * 128), rec_in(3 * 48 * 320);
+  for (size_t i = 0; i < det_in.size(); ++i) det_in[i] = static_cast<float>((i * 37) % 101) / 50.f - 1.f;
+  for (size_t i = 0; i < rec_in.size(); ++i) rec_in[i] = static_cast<float>((i * 53) % 97) / 48.f - 1.f;
+  const auto values = [](const TensorView& t) { return std::vector<float>(t.data, t.data + t.numel()); };
+
+  OrtModel det_own(test::model_root() + "/det", own, "det", "--det_model_dir");
+  OrtModel rec_own(test::model_root() + "/rec", own, "rec", "--rec_model_dir");
+  const std::vector<float> det_ref = values(det_own.run(det_in.data(), {1, 3, 96, 128}));
+  const std::vector<float> rec_ref = values(rec_own.run(rec_in.data(), {1, 3, 48, 320}));
+
+  OrtModel det(test::model_root() + "/det", shared, "det", "--det_model_dir");
+  OrtModel rec(test::model_root() + "/rec", shared, "rec", "--rec_model_dir");
+  std::vector<std::vector<float>> det_out, rec_out;
+  std::thread det_thread([&] {
+    for (int i = 0; i < 3; ++i) det_out.push_back(values(det.run(det_in.data(), {1, 3, 96, 128})));
+  });
+  for (int i = 0; i < 3; ++i) rec_out.push_back(values(rec.run(rec_in.data(), {1, 3, 48, 320})));
+  det_thread.join();
+  for (const auto& d : det_out) EXPECT_EQ(d, det_ref);
+  for (const auto& r : rec_out) EXPECT_EQ(r, rec_ref);
+  ASSERT_FALSE(det_ref.empty());
+  ASSERT_FALSE(rec_ref.empty());
 }
