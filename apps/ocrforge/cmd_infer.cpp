@@ -29,6 +29,9 @@
 #ifdef OCRFORGE_WITH_TRAIN
 #include "ocrforge/train/loop/checkpoint_detector.h"
 #include "ocrforge/train/loop/checkpoint_recognizer.h"
+#elif defined(OCRFORGE_TRAIN_BINARY)
+#include "ocrforge/core/checkpoint_path.h"
+#include "run_command.h"
 #endif
 
 namespace fs = std::filesystem;
@@ -174,6 +177,11 @@ int cmd_infer(const Args& args) {
     throw UsageError("expected exactly one of det, cls, rec (e.g. ocrforge infer rec --image_dir crops/)");
   if (flags.get("image_dir").empty()) throw UsageError("--image_dir is required (an image file or a folder)");
   const OcrParams p = ocr_params_from_flags(flags);
+#if !defined(OCRFORGE_WITH_TRAIN) && defined(OCRFORGE_TRAIN_BINARY)
+  // A training checkpoint runs in LibTorch, which only ocrforge-train loads.
+  if ((pos[0] == "det" && is_checkpoint_path(p.det.model_dir)) || (pos[0] == "rec" && is_checkpoint_path(p.rec.model_dir)))
+    return exec_train_binary("infer", args);
+#endif
   const ImageReadParams read = image_read_params_from_flags(flags);
   if (pos[0] == "det") refuse_output_in_input(flags.get("image_dir"), flags.get("draw_img_save_dir"), "--draw_img_save_dir");
   const std::vector<std::string> images = list_images(flags.get("image_dir"));

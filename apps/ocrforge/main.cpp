@@ -3,11 +3,12 @@
 // fatal error), 2 bad usage.
 #include <iostream>
 #include <map>
+#include <string>
 
 #include <opencv2/core/utility.hpp>
 
 #include "commands.h"
-#include "ocrforge/core/error.h"
+#include "run_command.h"
 #include "ocrforge/version.h"
 
 namespace {
@@ -21,7 +22,7 @@ const char* kUsage =
     "  eval-det --gt LABELS --pred RESULTS   precision / recall / hmean of detections\n"
     "  data crop|split|cls  recognition crops from detection labels; train / eval split; classifier data\n"
     "  tipc prepare|plan|run CONFIG.txt MODE   PaddleOCR's pipeline test: make its data, show / run its commands (docs/tipc.md)\n"
-#ifdef OCRFORGE_WITH_TRAIN
+#ifdef OCRFORGE_TRAIN_BINARY
     "  train -c CFG   train a rec / det model (or fine-tune a shipped ONNX model) from a PaddleOCR-style YAML config\n"
     "  eval -c CFG    evaluate a checkpoint (-o Global.checkpoints=DIR/best_accuracy)\n"
     "  export -c CFG  write an inference model (-o Global.pretrained_model=CKPT Global.save_inference_dir=OUT)\n"
@@ -31,6 +32,7 @@ const char* kUsage =
     "  version        print the version\n\n"
     "planned (not yet supported): serve\n"
     "`ocrforge <command> --help` lists a command's flags.\n";
+
 
 }  // namespace
 
@@ -44,42 +46,30 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   const Args args(argv + 2, argv + argc);
   std::map<std::string, int (*)(const Args&)> commands = {{"ocr", cmd_ocr}, {"infer", cmd_infer}, {"synth", cmd_synth}, {"eval-det", cmd_eval_det}, {"data", cmd_data}, {"tipc", cmd_tipc}};
-#ifdef OCRFORGE_WITH_TRAIN
-  commands["train"] = cmd_train;
-  commands["eval"] = cmd_eval;
-  commands["export"] = cmd_export;
+#ifdef OCRFORGE_TRAIN_BINARY
+  for (const char* torch_command : {"train", "eval", "export", "check"})
+    if (cmd == torch_command) return exec_train_binary(cmd, args);
   commands["launch"] = cmd_launch;
-  commands["check"] = cmd_check;
 #endif
-  try {
-    if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (cmd == "version" || cmd == "--version") {
-      std::cout << "ocrforge " << OCRFORGE_VERSION << "\n";
-      return 0;
-    }
-    auto it = commands.find(cmd);
-    if (it != commands.end()) return it->second(args);
-    for (const char* planned : {"train", "eval", "export", "launch", "serve", "check"}) {
-      // train/eval/launch/check land here only in a build without LibTorch (OCRFORGE_WITH_TRAIN=OFF).
-      if (cmd == planned) {
-        std::cerr << "ocrforge: '" << cmd << "' is not yet supported in this version (" << OCRFORGE_VERSION
-                  << "); see README.md for what is available\n";
-        return 2;
-      }
-    }
-    std::cerr << "ocrforge: unknown command '" << cmd << "'\n\n" << kUsage;
-    return 2;
-  } catch (const UsageError& e) {
-    std::cerr << "ocrforge " << cmd << ": " << e.what() << "\n";
-    return 2;
-  } catch (const Error& e) {
-    std::cerr << "ocrforge " << cmd << ": error: " << e.what() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "ocrforge " << cmd << ": internal error: " << e.what() << "\n";
-    return 1;
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    std::cout << kUsage;
+    return 0;
   }
+  if (cmd == "version" || cmd == "--version") {
+    std::cout << "ocrforge " << OCRFORGE_VERSION << "\n";
+    return 0;
+  }
+  auto it = commands.find(cmd);
+  if (it != commands.end()) return run_command(cmd, it->second, args);
+  for (const char* planned : {"train", "eval", "export", "launch", "serve", "check"}) {
+    // train/eval/launch/check land here only in a build without LibTorch (OCRFORGE_WITH_TRAIN=OFF),
+    // which has no ocrforge-train.
+    if (cmd == planned) {
+      std::cerr << "ocrforge: '" << cmd << "' is not yet supported in this version (" << OCRFORGE_VERSION
+                << "); see README.md for what is available\n";
+      return 2;
+    }
+  }
+  std::cerr << "ocrforge: unknown command '" << cmd << "'\n\n" << kUsage;
+  return 2;
 }

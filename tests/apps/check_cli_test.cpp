@@ -38,3 +38,25 @@ TEST(CheckCli, FailsWhenNoModelCanBeFound) {
   EXPECT_NE(r.out.find(dir + "/nowhere"), std::string::npos) << "the error names where it looked\n" << r.out;
   EXPECT_EQ(r.out.find("PASSED"), std::string::npos) << r.out;
 }
+
+// `ocrforge` runs ocrforge-train for the LibTorch commands (the check above
+// passes through it); reading text must not load LibTorch, which alone cost
+// 106 MiB of peak RSS per process.
+TEST(TrainBinary, OcrforgeItselfDoesNotLinkLibTorch) {
+  const std::string dir = test::fresh_dir("train_binary_ldd");
+  auto r = test::run_command("ldd " + test::binary(), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("onnxruntime"), std::string::npos) << "ldd lists the libraries\n" << r.out;
+  EXPECT_EQ(r.out.find("libtorch"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("libc10"), std::string::npos) << r.out;
+}
+
+TEST(TrainBinary, AMissingOcrforgeTrainIsAClearErrorNamingIt) {
+  const std::string dir = test::fresh_dir("train_binary_missing");
+  auto cp = test::run_command("cp " + test::binary() + " " + dir + "/ocrforge", dir);
+  ASSERT_EQ(cp.exit_code, 0) << cp.err;
+  auto r = test::run_command(dir + "/ocrforge train -c nothing.yml", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find(dir + "/ocrforge-train"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("make install"), std::string::npos) << r.err;
+}

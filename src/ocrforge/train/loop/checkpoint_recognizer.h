@@ -9,14 +9,11 @@
 
 #include <opencv2/core.hpp>
 
+#include "ocrforge/core/checkpoint_path.h"  // is_checkpoint_path
 #include "ocrforge/vision/ctc_decode.h"
 
 namespace ocrforge {
 
-// True when `path` is a checkpoint file (.ckpt) or a folder holding
-// best_accuracy.ckpt or latest.ckpt and no inference.onnx (an export
-// written into the training folder wins).
-bool is_checkpoint_path(const std::string& path);
 // The checkpoint file `path` names: itself (".ckpt" added when missing), or
 // in a folder best_accuracy.ckpt, else latest.ckpt (Error when neither).
 std::string resolve_checkpoint(const std::string& path);
