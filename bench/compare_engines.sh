@@ -22,6 +22,10 @@
 #                   RapidOcrOnnx's defaults and writes system_results.txt lines;
 #                   RAPIDOCR_MODELS names its model folder (file names as
 #                   RapidOcrOnnx expects them: docs/benchmarks.md).
+#   CLI=1           this build's `ocrforge ocr --image_dir DIR --visualize false`,
+#                   the command users run (pipelined over the folder: decoding,
+#                   detection and recognition of different images overlap),
+#                   its system_results.txt scored like the others;
 # USE_ANGLE_CLS=false turns the direction classifier off in every engine that
 # has one (default true, the pipeline bench's default). RapidOcrOnnx's own
 # angle rule (mostAngle: turn every crop when most look upside down) read
@@ -42,6 +46,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(
 
 engines=(ocrforge)
 [[ -n "$PREV" ]] && engines+=(previous)
+[[ -n "${CLI:-}" ]] && engines+=(ocr_cli)
 [[ -n "${ONE_CROP:-}" ]] && engines+=(one_crop)
 [[ -n "${RAPIDOCR:-}" ]] && engines+=(rapidocr)
 engines+=(tesseract)
@@ -52,6 +57,10 @@ run_engine() {
     ocrforge) /usr/bin/time -f '%e %M' -o "$out.time" "$BUILD/ocrforge_pipeline_bench" --image_dir "$TMP/imgs" \
                 --iterations "$N" --warmup_runs 0 --use_angle_cls="$ANGLE" --save_results "$out.res" ${OCRFORGE_FLAGS:-} \
                 >"$out.log" 2>&1 ;;
+    ocr_cli) rm -rf "$out.dir"
+             /usr/bin/time -f '%e %M' -o "$out.time" "$BUILD/ocrforge" ocr --image_dir "$TMP/imgs" --visualize false \
+                --use_angle_cls="$ANGLE" --draw_img_save_dir "$out.dir" ${OCRFORGE_FLAGS:-} >"$out.log" 2>&1 &&
+               cp "$out.dir/system_results.txt" "$out.res" ;;
     one_crop) /usr/bin/time -f '%e %M' -o "$out.time" "$BUILD/ocrforge_pipeline_bench" --image_dir "$TMP/imgs" \
                 --iterations "$N" --warmup_runs 0 --use_angle_cls="$ANGLE" --save_results "$out.res" ${OCRFORGE_FLAGS:-} --rec_batch_num 1 --rec_workers 1 \
                 >"$out.log" 2>&1 ;;
