@@ -1,8 +1,8 @@
 // ocrforge-train: the subcommands that need LibTorch (train, eval, export,
 // check, and infer on a training checkpoint). `ocrforge` runs this binary
-// for them (exec, same arguments), so
-// reading text never loads LibTorch: loading it alone raised the peak RSS of
-// every `ocrforge` process by 106 MiB (docs/benchmarks.md).
+// for them (exec, same arguments), so reading text never loads LibTorch:
+// loading it alone raised the peak RSS of every `ocrforge` process by 106 MiB
+// (docs/benchmarks.md).
 #include <iostream>
 #include <map>
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <vector>
 
 #include "ocrforge/core/error.h"
 

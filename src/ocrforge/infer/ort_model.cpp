@@ -34,20 +34,26 @@ static Ort::Env& ort_env() {
 }
 
 // The process-wide CPU arena of RuntimeParams::shared_arena, registered on
-// the environment once, before the first session that asks for it. ORT's
-// default arena settings (blocks grow by powers of two): "same as requested"
-// left more unusable gaps and peaked at 531 vs 392 MiB over 300 mixed images.
+// the environment once, before the first session that asks for it, with
+// ORT's default arena settings (blocks grow by powers of two): "same as
+// requested" left more unusable gaps and peaked at 531 vs 392 MiB over 300
+// mixed images (docs/benchmarks.md).
 static void register_shared_cpu_arena() {
   static std::once_flag once;
-  std::call_once(once, [] {
-    OrtArenaCfg* cfg = nullptr;
-    Ort::ThrowOnError(Ort::GetApi().CreateArenaCfgV2(nullptr, nullptr, 0, &cfg));
-    std::unique_ptr<OrtArenaCfg, void (*)(OrtArenaCfg*)> owned(cfg, [](OrtArenaCfg* c) {
-      Ort::GetApi().ReleaseArenaCfg(c);
+  try {
+    std::call_once(once, [] {
+      OrtArenaCfg* cfg = nullptr;
+      Ort::ThrowOnError(Ort::GetApi().CreateArenaCfgV2(nullptr, nullptr, 0, &cfg));
+      std::unique_ptr<OrtArenaCfg, void (*)(OrtArenaCfg*)> owned(cfg, [](OrtArenaCfg* c) {
+        Ort::GetApi().ReleaseArenaCfg(c);
+      });
+      const Ort::MemoryInfo cpu = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
+      ort_env().CreateAndRegisterAllocator(cpu, cfg);
     });
-    const Ort::MemoryInfo cpu = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
-    ort_env().CreateAndRegisterAllocator(cpu, cfg);
-  });
+  } catch (const Ort::Exception& e) {
+    throw Error(std::string("cannot set up ONNX Runtime's shared CPU arena (") + e.what() +
+                "); run with --shared_arena False (RuntimeParams::shared_arena = false)");
+  }
 }
 
 std::string onnxruntime_version() { return Ort::GetVersionString(); }
