@@ -7,10 +7,7 @@
 //   run:     runs them with PaddleOCR's status log (tipc/tipc_run.h; exit 1
 //            when a stage failed). benchmark_train also prints each run's
 //            JSON line (tipc/tipc_benchmark.h).
-#include <unistd.h>
-
 #include <algorithm>
-#include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -18,6 +15,7 @@
 #include "commands.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/flags.h"
+#include "ocrforge/core/process_info.h"
 #include "ocrforge/tipc/tipc_plan.h"
 #include "ocrforge/tipc/tipc_prepare.h"
 #include "ocrforge/version.h"
@@ -93,10 +91,8 @@ int cmd_tipc(const Args& args) {
   o.is_trainer0 = o.node_ip.empty() || first.empty() || o.node_ip == first;
   const TipcPlan plan = plan_tipc(config, o);
   if (rest[0] == "run") {
-    char self[PATH_MAX];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n <= 0) throw Error("tipc run: cannot find this binary (/proc/self/exe)");
-    self[n] = 0;
+    const std::string self = executable_path();
+    if (self.empty()) throw Error("tipc run: cannot find this binary (/proc/self/exe)");
     const TipcRunReport report = run_tipc(plan, self, std::cout, std::string("ocrforge ") + OCRFORGE_VERSION);
     return report.failed == 0 ? 0 : 1;
   }

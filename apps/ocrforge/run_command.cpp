@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/process_info.h"
 
 namespace ocrforge {
 
@@ -28,13 +29,8 @@ int run_command(const std::string& cmd, int (*fn)(const Args&), const Args& args
 }
 
 int exec_train_binary(const std::string& cmd, const Args& args) {
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string path = "ocrforge-train";
-  if (n > 0) {
-    const std::string exe(self, static_cast<size_t>(n));
-    path = exe.substr(0, exe.find_last_of('/') + 1) + "ocrforge-train";
-  }
+  const std::string exe = executable_path();
+  const std::string path = exe.substr(0, exe.find_last_of('/') + 1) + "ocrforge-train";
   std::vector<char*> argv{const_cast<char*>(path.c_str()), const_cast<char*>(cmd.c_str())};
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);

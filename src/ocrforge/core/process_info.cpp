@@ -1,5 +1,8 @@
 #include "ocrforge/core/process_info.h"
 
+#include <unistd.h>
+
+#include <climits>
 #include <fstream>
 #include <string>
 
@@ -45,6 +48,12 @@ std::string cpu_model() {
     }
   }
   return "unknown";
+}
+
+std::string executable_path() {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
 }  // namespace ocrforge

@@ -12,5 +12,7 @@ double peak_rss_mb();
 std::string os_version();
 // Model name of the first CPU from /proc/cpuinfo, or "unknown".
 std::string cpu_model();
+// This process's binary (/proc/self/exe), or "" if unknown.
+std::string executable_path();
 
 }  // namespace ocrforge

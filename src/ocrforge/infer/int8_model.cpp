@@ -15,6 +15,7 @@
 
 #include "ocrforge/core/atomic_file.h"
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/process_info.h"
 #include "ocrforge/core/sha256.h"
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/infer/ort_model.h"
@@ -27,11 +28,8 @@ namespace ocrforge {
 namespace {
 
 fs::path executable_dir() {
-  char buf[4096];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (n <= 0) return {};
-  buf[n] = '\0';
-  return fs::path(buf).parent_path();
+  const std::string exe = executable_path();
+  return exe.empty() ? fs::path() : fs::path(exe).parent_path();
 }
 
 const char* env(const char* name) {

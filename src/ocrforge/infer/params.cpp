@@ -1,11 +1,10 @@
 #include "ocrforge/infer/params.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/process_info.h"
 
 namespace fs = std::filesystem;
 
@@ -17,11 +16,8 @@ static bool is_model_root(const fs::path& p) {
 }
 
 static fs::path executable_dir() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (n <= 0) return {};
-  buf[n] = '\0';
-  return fs::path(buf).parent_path();
+  const std::string exe = executable_path();
+  return exe.empty() ? fs::path() : fs::path(exe).parent_path();
 }
 
 std::string default_model_root() {

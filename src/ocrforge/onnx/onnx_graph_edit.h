@@ -31,6 +31,26 @@ inline float float_attr(const onnx::NodeProto& n, const std::string& name, float
   return a ? a->f() : def;
 }
 
+// Appends an attribute to `n` (the caller has cleared any of the same name).
+inline void add_int_attr(onnx::NodeProto* n, const std::string& name, int64_t v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+}
+inline void add_ints_attr(onnx::NodeProto* n, const std::string& name, const std::vector<int64_t>& v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (auto x : v) a->add_ints(x);
+}
+inline void add_float_attr(onnx::NodeProto* n, const std::string& name, float v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::FLOAT);
+  a->set_f(v);
+}
+
 inline std::string node_label(const onnx::NodeProto& n) {
   return n.op_type() + " '" + (n.name().empty() ? n.output(0) : n.name()) + "'";
 }

@@ -145,16 +145,24 @@ class Simplifier {
     return p.bias ? float_values(*p.bias) : std::vector<float>(static_cast<size_t>(p.out_channels), 0.f);
   }
   void set_bias(onnx::NodeProto* n, ConvParams* p, const std::vector<float>& b) {
-    if (!p->bias) {
-      auto* t = g_->add_initializer();
-      t->set_name(view_.unique(n->output(0) + "_bias"));
-      t->set_data_type(onnx::TensorProto::FLOAT);
-      t->add_dims(p->out_channels);
-      while (n->input_size() < 3) n->add_input("");
-      n->set_input(2, t->name());
-      p->bias = t;
+    if (p->bias) {
+      set_floats(p->bias, b);
+      return;
     }
-    set_floats(p->bias, b);
+    p->bias = add_float_constant(n->output(0) + "_bias", {p->out_channels}, b);
+    while (n->input_size() < 3) n->add_input("");
+    n->set_input(2, p->bias->name());
+  }
+
+  // A new float initializer named after `hint` (made unique).
+  onnx::TensorProto* add_float_constant(const std::string& hint, const std::vector<int64_t>& dims,
+                                        const std::vector<float>& values) {
+    auto* t = g_->add_initializer();
+    t->set_name(view_.unique(hint));
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    for (auto d : dims) t->add_dims(d);
+    set_floats(t, values);
+    return t;
   }
 
   // Rule 1: Conv -> Mul / Add constants => the Conv's weight and bias.
@@ -242,14 +250,8 @@ class Simplifier {
       hs->clear_input();
       hs->add_input(x);
       hs->clear_attribute();
-      auto* alpha = hs->add_attribute();
-      alpha->set_name("alpha");
-      alpha->set_type(onnx::AttributeProto::FLOAT);
-      alpha->set_f(1.f / 6.f);
-      auto* beta = hs->add_attribute();
-      beta->set_name("beta");
-      beta->set_type(onnx::AttributeProto::FLOAT);
-      beta->set_f(0.5f);
+      add_float_attr(hs, "alpha", 1.f / 6.f);
+      add_float_attr(hs, "beta", 0.5f);
       g_->mutable_node(mi)->set_output(0, div.output(0));
       removed_[static_cast<size_t>(i)] = removed_[static_cast<size_t>(di)] = true;
       ++r->hardswishes;
@@ -322,8 +324,8 @@ class Simplifier {
   // 1x1 depthwise Conv (weight 1, bias a): 1 * x + a is x + a exactly, but a
   // Conv keeps ORT's blocked NCHWc layout, where an Add of a constant makes
   // ORT reorder the tensor to NCHW and back around it (two more passes over
-  // the map; 15 % of the recogniser's time in its profile). `next` is one of
-  // the convs that read it, `next_index` its node (for the channel count).
+  // the map; 15 % of the recogniser's time in its profile). `next_index` is
+  // one of the convs that read it, `next` its parameters (for the channels).
   void shift_as_depthwise_conv(int add_index, const std::string& x, float a, int next_index, const ConvParams& next,
                                SimplifyReport* r) {
     onnx::NodeProto* add = g_->mutable_node(add_index);
@@ -331,34 +333,17 @@ class Simplifier {
     const std::string base = add->output(0);
     add->clear_input();
     add->add_input(x);
-    auto* shift = g_->add_initializer();
-    shift->set_name(view_.unique(base + "_shift"));
-    shift->set_data_type(onnx::TensorProto::FLOAT);
     if (channels <= 0) {  // cannot tell the channels: keep it an Add
-      set_floats(shift, {a});
-      add->add_input(shift->name());
+      add->add_input(add_float_constant(base + "_shift", {}, {a})->name());
       return;
     }
-    shift->add_dims(channels);
-    set_floats(shift, std::vector<float>(static_cast<size_t>(channels), a));
-    auto* ones = g_->add_initializer();
-    ones->set_name(view_.unique(base + "_identity"));
-    ones->set_data_type(onnx::TensorProto::FLOAT);
-    for (int64_t d : {channels, int64_t{1}, int64_t{1}, int64_t{1}}) ones->add_dims(d);
-    set_floats(ones, std::vector<float>(static_cast<size_t>(channels), 1.f));
+    const auto n = static_cast<size_t>(channels);
     add->set_op_type("Conv");
-    add->add_input(ones->name());
-    add->add_input(shift->name());
+    add->add_input(add_float_constant(base + "_identity", {channels, 1, 1, 1}, std::vector<float>(n, 1.f))->name());
+    add->add_input(add_float_constant(base + "_shift", {channels}, std::vector<float>(n, a))->name());
     add->clear_attribute();
-    auto* group = add->add_attribute();
-    group->set_name("group");
-    group->set_type(onnx::AttributeProto::INT);
-    group->set_i(channels);
-    auto* kernel = add->add_attribute();
-    kernel->set_name("kernel_shape");
-    kernel->set_type(onnx::AttributeProto::INTS);
-    kernel->add_ints(1);
-    kernel->add_ints(1);
+    add_int_attr(add, "group", channels);
+    add_ints_attr(add, "kernel_shape", {1, 1});
     ++r->layout_shifts;
   }
 
