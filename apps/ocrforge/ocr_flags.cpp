@@ -54,8 +54,9 @@ void declare_ocr_flags(FlagSet& f) {
         "recognition batches run at once, each with cpu_threads / rec_workers ORT threads "
         "(0: one per cpu thread; results never depend on it)");
   f.add("rec_min_width", std::to_string(RecParams{}.min_width),
-        "narrowest recognition input: narrower crops are padded to it (0: the rec_image_shape width, PaddleOCR's "
-        "rule; smaller is faster and a little less accurate, docs/benchmarks.md)");
+        "narrowest recognition input, capped at the rec_image_shape width: narrower crops are padded to it "
+        "(0: that width, PaddleOCR's rule; the default read more words on whole pages and is faster, "
+        "docs/benchmarks.md)");
   f.add("max_text_length", "25", "accepted for compatibility");
   f.add_bool("use_space_char", true, "the dictionary is followed by a space class");
   f.add("drop_score", "0.5", "lines with a lower recognition score are dropped");
