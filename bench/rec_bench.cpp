@@ -92,7 +92,8 @@ int run(int argc, char** argv) {
   flags.add("batches", "1,2,4,6,8", "rec batch sizes to compare");
   flags.add("width_steps", "1", "rec width steps to compare");
   flags.add("workers", "1", "rec workers to compare (0: one per cpu thread)");
-  flags.add("min_widths", "0", "rec min widths to compare (0: image_w, PaddleOCR's padding)");
+  flags.add("min_widths", std::to_string(RecParams{}.min_width),
+            "rec min widths to compare (default: the shipped floor; 0: image_w, PaddleOCR's padding)");
   flags.add("rounds", "3", "alternating rounds");
   flags.add("cpu_threads", std::to_string(RuntimeParams{}.cpu_threads), "ONNX Runtime intra-op threads");
   flags.parse(std::vector<std::string>(argv + 1, argv + argc));
