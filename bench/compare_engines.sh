@@ -9,7 +9,8 @@
 # both runs are whole processes: model loading + decoding + OCR of every
 # image once (--warmup_runs 0), no output files except the results for the
 # accuracy check. Tesseract: `tesseract LIST OUT --psm 3`, OMP_THREAD_LIMIT =
-# the cores. LIMIT: only the first LIMIT images (sorted by name).
+# the cores (a build without OpenMP, as Debian's, still uses one core: see
+# TESS_JOBS). LIMIT: only the first LIMIT images (sorted by name).
 # Accuracy: bench/bow_f1.py against the transcriptions in GT_DET_LABELS.
 # OCRFORGE_FLAGS: extra ocrforge_pipeline_bench flags for this build's runs.
 # Two more engines join when asked:
@@ -26,6 +27,12 @@
 #                   the command users run (pipelined over the folder: decoding,
 #                   detection and recognition of different images overlap),
 #                   its system_results.txt scored like the others;
+#   TESS_JOBS=N     also Tesseract as N processes at once, each over one
+#                   consecutive part of the list (engine tesseract_jobs):
+#                   Debian's Tesseract 5.3 is built without OpenMP, so one
+#                   process uses one core whatever OMP_THREAD_LIMIT says; N
+#                   processes are how a user fills N cores. Its peak RSS is
+#                   the largest one process's (each holds its own models).
 # USE_ANGLE_CLS=false turns the direction classifier off in every engine that
 # has one (default true, the pipeline bench's default). RapidOcrOnnx's own
 # angle rule (mostAngle: turn every crop when most look upside down) read
@@ -50,6 +57,12 @@ engines=(ocrforge)
 [[ -n "${ONE_CROP:-}" ]] && engines+=(one_crop)
 [[ -n "${RAPIDOCR:-}" ]] && engines+=(rapidocr)
 engines+=(tesseract)
+if [[ -n "${TESS_JOBS:-}" ]]; then
+  [[ "$TESS_JOBS" -ge 2 && "$N" -ge "$TESS_JOBS" ]] ||
+    { echo "TESS_JOBS=$TESS_JOBS: give 2 or more processes, at most one per image ($N)" >&2; exit 2; }
+  split -n "l/$TESS_JOBS" -d -a 3 "$TMP/list" "$TMP/list.part"  # consecutive parts, in order
+  engines+=(tesseract_jobs)
+fi
 declare -A walls
 run_engine() {
   local e="$1" out="$TMP/$1"
@@ -70,6 +83,16 @@ run_engine() {
                 --iterations "$N" --warmup_runs 0 --use_angle_cls="$ANGLE" --save_results "$out.res" >"$out.log" 2>&1 ;;
     tesseract) OMP_THREAD_LIMIT="$CORES" /usr/bin/time -f '%e %M' -o "$out.time" tesseract "$TMP/list" "$out" \
                 --psm 3 >"$out.log" 2>&1 ;;
+    tesseract_jobs)
+      /usr/bin/time -f '%e %M' -o "$out.time" bash -c '
+        pids=()
+        for part in "$1".part*; do
+          OMP_THREAD_LIMIT=1 tesseract "$part" "$2.${part##*.}" --psm 3 >"$2.${part##*.}.log" 2>&1 & pids+=($!)
+        done
+        rc=0; for p in "${pids[@]}"; do wait "$p" || rc=1; done; exit "$rc"' _ "$TMP/list" "$out" &&
+        for part in "$TMP"/list.part*; do  # pages are separated (not ended) by \f
+          [[ "$part" == "$TMP/list.part000" ]] || printf '\f'; cat "$out.${part##*.}.txt"
+        done >"$out.txt" ;;
   esac
 }
 echo "== $N images of $DIR, $ROUNDS rounds, direction classifier $ANGLE; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -87,7 +110,8 @@ printf '%-10s %12s %14s  %s\n' engine median_wall_s ms_per_image accuracy
 for e in "${engines[@]}"; do
   # shellcheck disable=SC2086
   m=$(median ${walls[$e]})
-  if [[ "$e" == tesseract ]]; then acc=$(python3 "$HERE/bow_f1.py" "$GT" tesseract "$TMP/$e.txt" "$TMP/list")
+  # tesseract_jobs' parts are the list's consecutive parts, in order.
+  if [[ "$e" == tesseract || "$e" == tesseract_jobs ]]; then acc=$(python3 "$HERE/bow_f1.py" "$GT" tesseract "$TMP/$e.txt" "$TMP/list")
   else acc=$(python3 "$HERE/bow_f1.py" "$GT" ocrforge "$TMP/$e.res"); fi
   printf '%-10s %12s %14s  %s\n' "$e" "$m" "$(awk -v m="$m" -v n="$N" 'BEGIN{printf "%.0f", 1000*m/n}')" "$acc"
 done
