@@ -60,7 +60,8 @@ engines+=(tesseract)
 if [[ -n "${TESS_JOBS:-}" ]]; then
   [[ "$TESS_JOBS" -ge 2 && "$N" -ge "$TESS_JOBS" ]] ||
     { echo "TESS_JOBS=$TESS_JOBS: give 2 or more processes, at most one per image ($N)" >&2; exit 2; }
-  split -n "l/$TESS_JOBS" -d -a 3 "$TMP/list" "$TMP/list.part"  # consecutive parts, in order
+  # Consecutive parts of equal line counts, in order (none empty).
+  split -l "$(((N + TESS_JOBS - 1) / TESS_JOBS))" -d -a 3 "$TMP/list" "$TMP/list.part"
   engines+=(tesseract_jobs)
 fi
 declare -A walls
