@@ -1,6 +1,6 @@
 // ocrforge_int8_bench: fp32 vs int8 (--precision int8) of the det and rec
-// models, accuracy and speed measured in one process, the two precisions
-// alternating every round (A B A B ..., the order swapped each round) so both
+// models, accuracy and speed measured in one process, the precisions
+// alternating every round (A B C, then B C A, ...) so all
 // see the same machine load. Prints the INT8 table of docs/benchmarks.md.
 //
 //   ocrforge_int8_bench --rec_labels ../shared/data/ic15_rec_train/rec_gt_train.txt
@@ -11,7 +11,11 @@
 // TextRecognizer::recognize call, batch 1). det: each label file's images
 // (the first --det_limit of each), precision / recall / hmean (PaddleOCR's
 // DetMetric, IoU 0.5), ms per image (TextDetector::detect: preprocess, ORT,
-// DB post-processing). Size: the .onnx file each precision loads.
+// DB post-processing), wall and process CPU time. Size: the .onnx file each
+// precision loads. --schemes adds int8 weight schemes to compare (s8, s7,
+// u8; auto is what --precision int8 picks on this CPU).
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -22,9 +26,11 @@
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include "ocrforge/core/cpu_features.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/flags.h"
 #include "ocrforge/core/label_file.h"
+#include "ocrforge/core/process_info.h"
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/core/text.h"
 #include "ocrforge/infer/int8_model.h"
@@ -50,17 +56,30 @@ double median(std::vector<double> v) {
 
 double mb(const std::string& path) { return static_cast<double>(fs::file_size(path)) / 1e6; }
 
+// CPU time of the whole process (every ORT thread), in ms. Unlike wall time
+// it barely moves when other jobs share the cores, so under load the CPU
+// column is the one to compare (idle ORT workers do not spin: allow_spinning
+// is off by default).
+double process_cpu_ms() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  const auto ms = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + t.tv_usec / 1e3; };
+  return ms(u.ru_utime) + ms(u.ru_stime);
+}
+
 struct Row {
   std::string model, precision, data, accuracy;
-  std::vector<double> ms;  // per item, one value per round
+  std::vector<double> ms;      // wall ms per item, one value per round
+  std::vector<double> cpu_ms;  // CPU ms per item, one value per round
   double size_mb = 0;
 };
 
 void print_rows(const std::vector<Row>& rows, const std::string& unit) {
   for (const Row& r : rows) {
     const auto mm = std::minmax_element(r.ms.begin(), r.ms.end());
-    std::printf("| %s | %s | %s | %s | %.1f (%.1f-%.1f) | %.1f |\n", r.model.c_str(), r.precision.c_str(),
-                r.data.c_str(), r.accuracy.c_str(), median(r.ms), *mm.first, *mm.second, r.size_mb);
+    std::printf("| %s | %s | %s | %s | %.1f (%.1f-%.1f) | %.1f | %.1f |\n", r.model.c_str(), r.precision.c_str(),
+                r.data.c_str(), r.accuracy.c_str(), median(r.ms), *mm.first, *mm.second, median(r.cpu_ms),
+                r.size_mb);
   }
   (void)unit;
 }
@@ -82,11 +101,18 @@ struct Variant {
   std::string model;  // "" = the params' own model
 };
 
+// The int8 schemes of the run (--schemes), fp32 first.
+std::vector<std::string> g_schemes = {"auto"};
+
 std::vector<Variant> variants(const RuntimeParams& base, const std::string& dynamic_model) {
   std::vector<Variant> v;
-  for (const char* precision : {"fp32", "int8"}) {
-    Variant x{precision, base, ""};
-    x.rt.precision = precision;
+  Variant fp32{"fp32", base, ""};
+  fp32.rt.precision = "fp32";
+  v.push_back(fp32);
+  for (const std::string& scheme : g_schemes) {
+    Variant x{scheme == "auto" ? "int8" : "int8 " + scheme, base, ""};
+    x.rt.precision = "int8";
+    x.rt.int8_scheme = scheme;
     v.push_back(x);
   }
   if (!dynamic_model.empty()) v.push_back({"int8, dynamic ConvInteger (not shipped)", base, dynamic_model});
@@ -125,8 +151,10 @@ std::vector<Row> bench_rec(const std::string& labels, int limit, int rounds, con
     for (size_t k = 0; k < recs.size(); ++k) {
       const size_t i = (k + static_cast<size_t>(round)) % recs.size();
       Stopwatch sw;
+      const double cpu0 = process_cpu_ms();
       const std::vector<RecText> texts = recs[i]->recognize(crops);
       rows[i].ms.push_back(sw.elapsed_ms() / static_cast<double>(crops.size()));
+      rows[i].cpu_ms.push_back((process_cpu_ms() - cpu0) / static_cast<double>(crops.size()));
       if (round == 0) {
         RecMetric m;
         for (size_t c = 0; c < crops.size(); ++c) m.add(texts[c].text, truth[c]);
@@ -179,6 +207,7 @@ std::vector<Row> bench_det(const std::string& labels, int limit, int rounds, con
       const size_t i = (k + static_cast<size_t>(round)) % dets.size();
       DetMetric metric;
       Stopwatch sw;
+      const double cpu0 = process_cpu_ms();
       for (const Image& im : images) {
         const std::vector<TextBox> boxes = dets[i]->detect(im.bgr);
         std::vector<std::vector<cv::Point2f>> polys;
@@ -186,6 +215,7 @@ std::vector<Row> bench_det(const std::string& labels, int limit, int rounds, con
         metric.add(im.gt, polys);
       }
       rows[i].ms.push_back(sw.elapsed_ms() / static_cast<double>(images.size()));
+      rows[i].cpu_ms.push_back((process_cpu_ms() - cpu0) / static_cast<double>(images.size()));
       if (round == 0) {
         char buf[96];
         std::snprintf(buf, sizeof(buf), "P %.4f, R %.4f, hmean %.4f", metric.precision(), metric.recall(),
@@ -205,6 +235,9 @@ int run(int argc, char** argv) {
   flags.add("rounds", "3", "alternating rounds (fp32, int8 / int8, fp32 / ...)");
   flags.add("cpu_threads", std::to_string(RuntimeParams{}.cpu_threads), "ONNX Runtime intra-op threads");
   flags.add("int8_cache_dir", "", "int8 model cache (default: the CLI's)");
+  flags.add("schemes", "auto",
+            "int8 weight schemes to compare with fp32, comma-separated: auto (what --precision int8 runs on this "
+            "CPU), s8, s7, u8");
   flags.add_bool("compare_dynamic", false,
                  "also run every conv as dynamic ConvInteger (the rejected alternative; written to the cache folder)");
   flags.parse(std::vector<std::string>(argv + 1, argv + argc));
@@ -217,6 +250,9 @@ int run(int argc, char** argv) {
   base.runtime.cpu_threads = flags.get_int_at_least("cpu_threads", 1);
   base.runtime.int8_cache_dir = flags.get("int8_cache_dir");
   const int rounds = flags.get_int_at_least("rounds", 1);
+  g_schemes = split(flags.get("schemes"), ',');
+  for (const std::string& scheme : g_schemes)
+    if (scheme != "auto") int8_weights_from_name(scheme);  // an unknown name fails before any work
   char load[128] = "?";
   if (FILE* f = std::fopen("/proc/loadavg", "r")) {
     if (!std::fgets(load, sizeof(load), f)) load[0] = '\0';
@@ -227,10 +263,15 @@ int run(int argc, char** argv) {
     return f.size() >= 3 ? f[0] + " " + f[1] + " " + f[2] : trim(l);
   };
   std::string load_start = first3(load);
-  std::printf("ocrforge_int8_bench: cpu_threads=%d, %d rounds, load average at start: %s\n\n",
-              base.runtime.cpu_threads, rounds, load_start.c_str());
-  std::printf("| model | precision | data | accuracy | ms per item, median (min-max) of %d rounds | model MB |\n", rounds);
-  std::printf("|---|---|---|---|---|---|\n");
+  std::printf("ocrforge_int8_bench: cpu_threads=%d, %d rounds, load average at start: %s\n", base.runtime.cpu_threads,
+              rounds, load_start.c_str());
+  std::printf("CPU: %s; %s; --precision int8 here: det %s, rec %s\n\n", cpu_model().c_str(),
+              int8_cpu_kind(cpu_features()).c_str(), int8_plan("det", base.runtime, cpu_features()).why.c_str(),
+              int8_plan("rec", base.runtime, cpu_features()).why.c_str());
+  std::printf("| model | precision | data | accuracy | ms per item, median (min-max) of %d rounds | CPU ms per item, "
+              "median | model MB |\n",
+              rounds);
+  std::printf("|---|---|---|---|---|---|---|\n");
   const bool dyn = flags.get_bool("compare_dynamic");
   const std::string dyn_dir = int8_cache_dir(base.runtime);
   if (dyn) fs::create_directories(dyn_dir);

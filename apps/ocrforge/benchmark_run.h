@@ -16,6 +16,7 @@ inline void print_benchmark(const std::string& name, const OrtModel& model, cons
   r.model_path = model.path();
   r.runtime = rt;
   r.runtime.precision = model.precision();  // what this model ran: cls stays fp32 under --precision int8
+  r.int8_plan = model.int8_plan();
   r.batch_size = batch_size;
   r.input_shape = input_shape;
   r.data_num = stats.images;

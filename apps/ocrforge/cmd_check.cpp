@@ -13,9 +13,11 @@
 #include <thread>
 
 #include "commands.h"
+#include "ocrforge/core/cpu_features.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/process_info.h"
 #include "ocrforge/core/tcp_port.h"
+#include "ocrforge/infer/int8_model.h"
 #include "ocrforge/infer/ocr_pipeline.h"
 #include "ocrforge/infer/ort_model.h"
 #include "ocrforge/infer/params.h"
@@ -131,6 +133,9 @@ int cmd_check(const Args& args) {
             << "libtorch " << TORCH_VERSION << " (CUDA " << (cuda ? "available" : "not available") << ", NCCL "
             << (nccl_compiled_in() ? "compiled in" : "not compiled in") << ", Gloo compiled in)\n"
             << "ONNX Runtime " << onnxruntime_version() << " (providers: " << providers << ")\n"
+            << "int8 (--precision int8): " << int8_cpu_kind(cpu_features()) << " [" << cpu_features().names()
+            << "]; " << int8_plan("det", RuntimeParams{}, cpu_features()).why << "; "
+            << int8_plan("rec", RuntimeParams{}, cpu_features()).why << "\n"
             << "devices: cpu (" << std::thread::hardware_concurrency() << " threads, " << cpu_model() << ")";
   for (int g = 0; g < gpus; ++g) std::cout << ", cuda:" << g;
   std::cout << std::endl;

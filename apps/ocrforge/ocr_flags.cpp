@@ -30,6 +30,9 @@ void declare_ocr_flags(FlagSet& f) {
   f.add("int8_cache_dir", "", "folder of the int8 models (default: $OCRFORGE_CACHE_DIR/int8 or ~/.cache/ocrforge/int8)");
   f.add("int8_calibration_dir", "",
         "images that calibrate the int8 det model, in DIR/det (default: the set shipped in data/int8_calibration)");
+  f.add("int8_scheme", RuntimeParams{}.int8_scheme,
+        "how int8 weights are stored: auto (chosen by this CPU's instructions, `ocrforge check` says which), "
+        "s8 (int8), s7 (int8 in [-64, 64]: exact without VNNI) or u8 (uint8)");
   f.add_bool("ir_optim", RuntimeParams{}.ir_optim,
              "run the models in their exact simplified form (affine ops folded into the convolutions; fp32)");
   f.add_bool("shared_arena", RuntimeParams{}.shared_arena,
@@ -121,6 +124,9 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   rt.shared_arena = f.get_bool("shared_arena");
   rt.int8_cache_dir = f.get("int8_cache_dir");
   rt.int8_calibration_dir = f.get("int8_calibration_dir");
+  rt.int8_scheme = f.get("int8_scheme");
+  if (rt.int8_scheme != "auto" && rt.int8_scheme != "s8" && rt.int8_scheme != "s7" && rt.int8_scheme != "u8")
+    throw UsageError("--int8_scheme=" + rt.int8_scheme + " is unknown; use auto, s8, s7 or u8");
   if (f.get_bool("use_tensorrt")) throw UsageError("--use_tensorrt=True is not supported (ONNX Runtime CPU/CUDA only)");
   if (f.get("det_algorithm") != "DB")
     throw UsageError("--det_algorithm=" + f.get("det_algorithm") + " is not supported yet; only DB");

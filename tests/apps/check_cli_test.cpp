@@ -1,7 +1,9 @@
-// `ocrforge check` end to end: the build report, a training step, a real
-// 2-worker Gloo all-reduce, and the one-line verdict.
+// `ocrforge check` end to end: the build report (with the CPU's int8 kind),
+// a training step, a real 2-worker Gloo all-reduce, and the one-line verdict.
 #include <gtest/gtest.h>
 
+#include "ocrforge/core/cpu_features.h"
+#include "ocrforge/infer/int8_model.h"
 #include "test_support.h"
 
 using namespace ocrforge;
@@ -13,6 +15,9 @@ TEST(CheckCli, ReportsTheBuildAndPassesEveryStep) {
   EXPECT_NE(r.out.find("libtorch "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("ONNX Runtime "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("CPUExecutionProvider"), std::string::npos) << r.out;
+  // Which int8 kernels this CPU has and so which weight scheme --precision int8 uses.
+  EXPECT_NE(r.out.find("int8 (--precision int8): " + int8_cpu_kind(cpu_features())), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(int8_plan("rec", RuntimeParams{}, cpu_features()).why), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("training step on cpu ... ok"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2-worker Gloo all-reduce ... ok (127.0.0.1:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("inference models (det, cls, rec) ... ok"), std::string::npos) << r.out;

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ocrforge/core/atomic_file.h"
+#include "ocrforge/core/cpu_features.h"
+#include "ocrforge/infer/int8_model.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -364,10 +366,6 @@ TEST(OcrCli, PipelinedRunReadsExactlyWhatOneImageAfterTheOtherReads) {
   EXPECT_NE(pipelined.err.find("6 images, 1 failed"), std::string::npos) << pipelined.err;
 }
 
-// --precision int8: the det and rec models run quantised (made once into the
-// int8 cache, here a fresh folder) and read the sign as fp32 does; the
-// second run reuses the cached models; --benchmark names the precision each
-// model ran (cls stays fp32).
 // --ir_optim (on by default) runs the exact simplified graphs: the same
 // boxes and texts as the files run as they are, scores to rounding; the
 // benchmark report says which form ran.
@@ -398,6 +396,11 @@ TEST(OcrCli, IrOptimOffReadsTheSameBoxesAndTexts) {
   EXPECT_GE(lines, 8u);
 }
 
+// --precision int8: the det and rec models run quantised (made once into the
+// int8 cache, here a fresh folder, with the weight scheme of this CPU kind)
+// and read the sign as fp32 does; the second run reuses the cached models;
+// --benchmark names the precision each model ran (cls stays fp32) and the
+// CPU kind and scheme behind it.
 TEST(OcrCli, Int8ReadsTheSameMainWordsAsFp32AndReusesItsCache) {
   const std::string dir = test::fresh_dir("cli_int8");
   const std::string env = "OCRFORGE_CACHE_DIR=" + dir + "/cache ";
@@ -410,6 +413,13 @@ TEST(OcrCli, Int8ReadsTheSameMainWordsAsFp32AndReusesItsCache) {
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_NE(first.err.find("int8: making the int8 form of det model"), std::string::npos) << first.err;
   EXPECT_NE(first.err.find("int8: making the int8 form of rec model"), std::string::npos) << first.err;
+  // Where int8 is slower than fp32 (no VNNI) the run says so, once.
+  const bool slower = int8_plan("det", RuntimeParams{}, cpu_features()).slower_than_fp32;
+  const size_t note = first.err.find("int8: note: ");
+  EXPECT_EQ(note != std::string::npos, slower) << first.err;
+  if (slower) {
+    EXPECT_EQ(first.err.find("int8: note: ", note + 1), std::string::npos) << "once per run\n" << first.err;
+  }
   // The main words: every fp32 line read with score >= 0.9, read the same in int8.
   std::istringstream lines(fp32.out);
   int checked = 0;
@@ -438,6 +448,8 @@ TEST(OcrCli, Int8ReadsTheSameMainWordsAsFp32AndReusesItsCache) {
     const size_t at = again.err.find(report);
     ASSERT_NE(at, std::string::npos) << report;
     EXPECT_EQ(again.err.substr(again.err.find(" precision: ", at), 17), " precision: int8\n") << report;
+    const std::string plan = int8_plan(report + 12, RuntimeParams{}, cpu_features()).why;
+    EXPECT_NE(again.err.find(" int8_plan: " + plan + "\n", at), std::string::npos) << plan << "\n" << again.err;
   }
   const size_t cls = again.err.find("model_name: cls");
   ASSERT_NE(cls, std::string::npos);
@@ -452,6 +464,9 @@ TEST(OcrCli, Fp16IsRefusedWithExitTwo) {
   EXPECT_NE(r.err.find("--precision=fp16 is not supported"), std::string::npos) << r.err;
   auto u = ocr("--precision int4 --image_dir x.jpg", dir);
   EXPECT_EQ(u.exit_code, 2) << u.err;
+  auto s = ocr("--precision int8 --int8_scheme s9 --image_dir x.jpg", dir);
+  EXPECT_EQ(s.exit_code, 2) << s.err;
+  EXPECT_NE(s.err.find("--int8_scheme=s9 is unknown; use auto, s8, s7 or u8"), std::string::npos) << s.err;
   auto h = ocr("--help", dir);
   EXPECT_NE(h.out.find("cls stays fp32"), std::string::npos) << "the help says which models int8 covers";
 }

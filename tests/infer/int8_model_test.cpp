@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/sha256.h"
@@ -123,6 +124,53 @@ TEST(Int8Model, OrtModelLoadsTheInt8FormOnlyWithACalibrationSource) {
   RuntimeParams fp16 = f.rt;
   fp16.precision = "fp16";
   EXPECT_THROW(OrtModel(f.model, fp16, "det", "--det_model_dir", f.source), UsageError);
+}
+
+TEST(Int8Model, TheWeightSchemeIsPartOfTheCacheKey) {
+  Fixture f("int8_cache_scheme");
+  std::map<std::string, std::string> paths;
+  for (const char* scheme : {"s8", "s7", "u8"}) {
+    f.rt.int8_scheme = scheme;
+    const Int8Model m = int8_model(f.model, "det", f.rt, f.source);
+    EXPECT_TRUE(m.built) << scheme << ": a model quantised for another CPU kind must not be reused";
+    EXPECT_NE(m.path.find(std::string("-") + scheme + "-"), std::string::npos) << m.path;
+    paths[scheme] = m.path;
+  }
+  EXPECT_NE(paths["s8"], paths["s7"]);
+  EXPECT_NE(paths["s7"], paths["u8"]);
+  EXPECT_EQ(onnx_integer_initializer(paths["u8"], "pw11.w_int8").type, "uint8");
+  EXPECT_EQ(onnx_integer_initializer(paths["s7"], "pw11.w_int8").type, "int8");
+  f.rt.int8_scheme = "s7";
+  EXPECT_FALSE(int8_model(f.model, "det", f.rt, f.source).built) << "the same scheme again is reused";
+}
+
+CpuFeatures cpu_kind(bool avx2, bool vnni) {
+  CpuFeatures c;
+  c.x86_64 = true;
+  c.avx2 = avx2;
+  c.avx512_core = c.avx512_vnni = vnni;
+  return c;
+}
+
+TEST(Int8Model, PlanFollowsTheCpuKind) {
+  RuntimeParams rt;
+  for (const char* role : {"det", "rec"}) {
+    const Int8Plan vnni = int8_plan(role, rt, cpu_kind(true, true));
+    EXPECT_FALSE(vnni.slower_than_fp32) << role;
+    EXPECT_EQ(vnni.weights, Int8Weights::Signed8) << role << ": exact products keep the measured 8-bit weights";
+    const Int8Plan avx2 = int8_plan(role, rt, cpu_kind(true, false));
+    EXPECT_NE(avx2.why.find("AVX2 without VNNI"), std::string::npos) << avx2.why;
+    EXPECT_TRUE(avx2.slower_than_fp32) << role << ": the user is told to prefer fp32 there";
+    EXPECT_EQ(avx2.weights, Int8Weights::Unsigned8) << role << ": s8 saturates without VNNI; u8 gives s8's integers";
+    const Int8Plan sse = int8_plan(role, rt, cpu_kind(false, false));
+    EXPECT_EQ(sse.weights, Int8Weights::Signed8) << role << ": SSE kernels widen, s8 is exact";
+  }
+  rt.int8_scheme = "s8";  // forced: used as given, with a warning where it saturates
+  const Int8Plan forced = int8_plan("det", rt, cpu_kind(true, false));
+  EXPECT_EQ(forced.weights, Int8Weights::Signed8);
+  EXPECT_NE(forced.why.find("saturate"), std::string::npos) << forced.why;
+  rt.int8_scheme = "x9";
+  EXPECT_THROW(int8_plan("det", rt, cpu_kind(true, true)), Error);
 }
 
 TEST(Int8Model, MissingCalibrationFolderIsAClearError) {

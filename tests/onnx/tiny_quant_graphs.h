@@ -181,4 +181,28 @@ inline std::string write_conv_chain_graph(const std::string& path, int n = 12) {
   return path;
 }
 
+// Graphs whose int8 products are the largest the encodings allow, to see
+// which CPUs saturate them: every weight 1, so an all-ones input quantises
+// to uint8 255 and the weights to the top of their range.
+//   conv:   x [1, 8, 2, 2] -> Conv 1x1 8->4 -> y [1, 4, 2, 2]  (y = 8 everywhere)
+//   matmul: x [1, 8] -> MatMul [8, 4] -> y [1, 4]               (y = 8 everywhere)
+inline std::string write_all_ones_graph(const std::string& path, bool conv_graph) {
+  OnnxGraph g;
+  g.opset = 11;
+  g.inputs = {"x"};
+  g.outputs = {"y"};
+  if (conv_graph) {
+    g.io_shapes = {{"x", {1, 8, 2, 2}}, {"y", {1, 4, 2, 2}}};
+    g.constants["w"] = float_tensor({4, 8, 1, 1}, std::vector<float>(32, 1.f));
+    g.constants["b"] = float_tensor({4}, std::vector<float>(4, 0.f));
+    g.nodes.push_back(conv("x", "w", "b", "y", 1));
+  } else {
+    g.io_shapes = {{"x", {1, 8}}, {"y", {1, 4}}};
+    g.constants["w"] = float_tensor({8, 4}, std::vector<float>(32, 1.f));
+    g.nodes.push_back(node("MatMul", {"x", "w"}, "y"));
+  }
+  write_onnx_graph(g, path);
+  return path;
+}
+
 }  // namespace ocrforge::test

@@ -40,6 +40,7 @@ std::string format_benchmark_report(const BenchmarkReport& r) {
   line(" model_name: " + r.model_name);
   line(" model_path: " + r.model_path);
   line(" precision: " + r.runtime.precision);
+  if (!r.int8_plan.empty()) line(" int8_plan: " + r.int8_plan);
   line("----------------------- Data info -----------------------");
   line(" batch_size: " + std::to_string(r.batch_size));
   line(" input_shape: " + r.input_shape);

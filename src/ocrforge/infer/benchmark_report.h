@@ -13,6 +13,7 @@ struct BenchmarkReport {
   std::string model_name;   // "det", "cls", "rec"
   std::string model_path;
   RuntimeParams runtime;
+  std::string int8_plan;    // OrtModel::int8_plan(): the CPU kind and int8 weight scheme; "" for fp32 runs
   int batch_size = 1;
   std::string input_shape = "dynamic";
   long data_num = 0;        // images (det) or crops (cls/rec) measured

@@ -62,7 +62,8 @@ QuantizeParams quantize_params(const std::string& role) {
 // Everything besides the source model that decides the int8 file's bytes.
 std::string rule_text(const QuantizeParams& p) {
   std::ostringstream os;
-  os << "conv=" << static_cast<int>(p.conv) << " matmul=" << p.matmul << " in=" << p.keep_input_layers
+  os << "weights=" << int8_weights_name(p.weights) << " conv=" << static_cast<int>(p.conv)
+     << " matmul=" << p.matmul << " in=" << p.keep_input_layers
      << " out=" << p.keep_output_layers << " grouped=" << p.keep_grouped_convs << " pooled=" << p.keep_pooled_convs
      << " leading=" << p.keep_leading_convs;
   for (const auto& k : p.keep_fp32) os << " keep=" << k;
@@ -187,9 +188,40 @@ std::string int8_calibration_dir(const RuntimeParams& rt) {
   return "";
 }
 
+Int8Plan int8_plan(const std::string& role, const RuntimeParams& rt, const CpuFeatures& cpu) {
+  Int8Plan plan;
+  const std::string kind = int8_cpu_kind(cpu);
+  if (rt.int8_scheme != "auto") {
+    plan.weights = int8_weights_from_name(rt.int8_scheme);
+    plan.why = kind + ": " + role + " weights " + rt.int8_scheme + " (--int8_scheme)";
+    const bool saturating = u8s8_products(cpu) == U8S8Products::SaturateInt16Pairs;
+    if (plan.weights == Int8Weights::Signed8 && saturating)
+      plan.why += "; warning: s8 products saturate on this CPU, results will differ from fp32";
+    plan.slower_than_fp32 = saturating;
+    return plan;
+  }
+  if (u8s8_products(cpu) == U8S8Products::Exact) {
+    plan.weights = Int8Weights::Signed8;
+    plan.why = kind + ": " + role + " weights s8";
+    return plan;
+  }
+  // No VNNI: uint8 weights, which ORT multiplies with its widening
+  // uint8 x uint8 kernels. Their integers equal those of s8 on a VNNI CPU, so
+  // results match the VNNI ones; s7 (7-bit weights) lost more than the gate
+  // on one det set. Every scheme ran slower than fp32 here (docs/benchmarks.md
+  // "INT8").
+  plan.weights = Int8Weights::Unsigned8;
+  plan.slower_than_fp32 = true;
+  plan.why = kind + ": " + role + " weights u8";
+  return plan;
+}
+
 Int8Model int8_model(const std::string& fp32_model, const std::string& role, const RuntimeParams& rt,
                      const CalibrationSource& calibration) {
-  const QuantizeParams rule = quantize_params(role);
+  Int8Model out;
+  out.plan = int8_plan(role, rt, cpu_features());
+  QuantizeParams rule = quantize_params(role);
+  rule.weights = out.plan.weights;
   // Only static convs need calibration images (rec's rule has none).
   const bool calibrated = rule.conv == QuantizeParams::ConvMode::Static;
   std::string calib_dir;
@@ -204,6 +236,7 @@ Int8Model int8_model(const std::string& fp32_model, const std::string& role, con
   }
   const std::string source_sha = sha256_file(fp32_model);
   const std::string key = role + "-" + source_sha + "-" + kOnnxQuantizerVersion + "-" +
+                          int8_weights_name(rule.weights) + "-" +
                           (calibrated ? calibration_key(calib_dir, role, rule_text(rule))
                                       : sha256_hex(rule_text(rule)).substr(0, 12));
   const fs::path dir = int8_cache_dir(rt);
@@ -211,7 +244,6 @@ Int8Model int8_model(const std::string& fp32_model, const std::string& role, con
   if (!fs::is_directory(dir, ec))
     throw Error("cannot create the int8 cache folder '" + dir.string() +
                 "': set OCRFORGE_CACHE_DIR (or --int8_cache_dir) to a writable folder");
-  Int8Model out;
   out.path = (dir / (key + ".onnx")).string();
   const std::string digest_file = out.path + ".sha256";
   std::string why;
@@ -219,8 +251,8 @@ Int8Model int8_model(const std::string& fp32_model, const std::string& role, con
   BuildLock lock((dir / ("." + key + ".lock")).string());
   if (cached_file_ok(out.path, digest_file, &why)) return out;  // another process made it while we waited
   Stopwatch sw;
-  std::fprintf(stderr, "int8: making the int8 form of %s model '%s' (%s) ...\n", role.c_str(), fp32_model.c_str(),
-               why.c_str());
+  std::fprintf(stderr, "int8: making the int8 form of %s model '%s' (%s; %s) ...\n", role.c_str(),
+               fp32_model.c_str(), why.c_str(), out.plan.why.c_str());
   QuantizeParams params = rule;
   const std::vector<std::string> tensors = calibration_tensors(fp32_model, params);
   if (calibrated && !tensors.empty()) {

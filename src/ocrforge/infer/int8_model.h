@@ -11,10 +11,10 @@
 // (static int8 convs cost it about a point of IC15 accuracy).
 //
 // The cache: <cache>/<role>-<sha256 of the source model>-<quantizer
-// version>-<calibration key>.onnx, beside it <same>.sha256 holding the
+// version>-<weight scheme>-<calibration key>.onnx, beside it <same>.sha256 holding the
 // digest of the int8 file. A file is reused when its digest matches, made
 // again when it does not (corrupt, cut) or is missing; a changed source model,
-// quantizer or calibration set gives another name. Written atomically under
+// quantizer, weight scheme (another CPU kind) or calibration set gives another name. Written atomically under
 // an flock, so concurrent runs never see a half file. The model folder is
 // only read: a read-only model folder works.
 #pragma once
@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "ocrforge/core/cpu_features.h"
 #include "ocrforge/infer/params.h"
 #include "ocrforge/onnx/onnx_quantize.h"
 
@@ -38,8 +39,24 @@ struct CalibrationInput {
 // if a rule quantises rec's convs, which the shipped one does not).
 using CalibrationSource = std::function<std::vector<CalibrationInput>(const std::string& calibration_dir)>;
 
+// How `--precision int8` runs one model on one CPU: the weight scheme.
+struct Int8Plan {
+  Int8Weights weights = Int8Weights::Signed8;
+  // No VNNI / AMX: ORT's int8 kernels are exact with u8 weights but slower
+  // than its fp32 ones there (docs/benchmarks.md "INT8"); the user is told.
+  bool slower_than_fp32 = false;
+  std::string why;  // "AVX2 without VNNI (...): rec weights u8", for logs and reports
+};
+
+// --int8_scheme auto: s8 where uint8 x int8 products are exact (VNNI, AMX,
+// and the widening kernels of CPUs without AVX2); elsewhere u8, whose
+// integers equal s8's there, so int8 results match across CPU kinds.
+// An explicit s8 / s7 / u8 is used as given.
+Int8Plan int8_plan(const std::string& role, const RuntimeParams& rt, const CpuFeatures& cpu);
+
 struct Int8Model {
   std::string path;        // the int8 .onnx to load
+  Int8Plan plan;
   bool built = false;      // made by this call (false: reused from the cache)
   std::string summary;     // "21 convs + 8 MatMuls int8, 18 layers fp32; 10.8 -> 3.3 MB"
 };
@@ -63,7 +80,8 @@ std::map<std::string, ActivationRange> calibrate_ranges(const std::string& fp32_
                                                         const RuntimeParams& rt, const std::string& work_file);
 
 // The int8 form of `fp32_model` (a resolved .onnx file) for `role` ("det" or
-// "rec"), from the cache or made now (then a line on stderr says so). Throws
+// "rec") on this CPU (int8_plan), from the cache or made now (then a line on
+// stderr says so). Throws
 // Error naming the folder when the cache cannot be written or the calibration
 // images are missing.
 Int8Model int8_model(const std::string& fp32_model, const std::string& role, const RuntimeParams& rt,

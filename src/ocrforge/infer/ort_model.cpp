@@ -155,6 +155,18 @@ struct OrtModel::Impl {
   Ort::MemoryInfo memory = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
 };
 
+// One line per process: a pipeline makes several int8 models (det, one rec
+// per worker), and the note is the same for each.
+static void note_int8_slower_once(const std::string& why) {
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    std::fprintf(stderr,
+                 "int8: note: %s; without VNNI, ONNX Runtime's int8 kernels run these models slower than fp32 "
+                 "(docs/benchmarks.md \"INT8\"): --precision fp32 is faster on this CPU\n",
+                 why.c_str());
+  });
+}
+
 static void check_precision(const RuntimeParams& rt) {
   if (rt.precision == "fp32") return;
   if (rt.precision == "int8") {
@@ -174,8 +186,11 @@ OrtModel::OrtModel(const std::string& model, const RuntimeParams& rt, const std:
   check_precision(rt);
   source_path_ = path_ = resolve_model_file(model, flag);
   if (rt.precision == "int8" && int8_calibration) {
-    path_ = int8_model(source_path_, role, rt, int8_calibration).path;
+    const Int8Model m = int8_model(source_path_, role, rt, int8_calibration);
+    path_ = m.path;
     precision_ = "int8";
+    int8_plan_ = m.plan.why;
+    if (m.plan.slower_than_fp32) note_int8_slower_once(m.plan.why);
   }
   auto& so = impl_->options;
   so.SetIntraOpNumThreads(effective_threads(rt.cpu_threads));

@@ -28,7 +28,8 @@ class OrtModel {
   // "--det_model_dir") only make error messages precise.
   // runtime.precision "int8" loads the cached int8 form of the model
   // (int8_model.h) when `int8_calibration` is given (det, rec); a model
-  // without one (cls) runs fp32, and precision() says so. With
+  // without one (cls) runs fp32, and precision() says so. On a CPU where int8
+  // is slower than fp32 (no VNNI) a note on stderr says so once. With
   // runtime.ir_optim (the default) an fp32 model runs its exact simplified
   // graph (onnx/onnx_simplify.h), made in memory here; simplified() says so.
   OrtModel(const std::string& model, const RuntimeParams& runtime, const std::string& role,
@@ -50,6 +51,9 @@ class OrtModel {
   const std::string& source_path() const { return source_path_; }
   // "fp32" or "int8": what this model actually runs.
   const std::string& precision() const { return precision_; }
+  // Under --precision int8: the CPU kind and the weight scheme chosen (or why
+  // fp32 runs), int8_model.h's Int8Plan::why; "" otherwise.
+  const std::string& int8_plan() const { return int8_plan_; }
   // True when the session runs the simplified graph (--ir_optim), not the file's.
   bool simplified() const { return simplified_; }
   const std::vector<std::string>& output_names() const { return output_names_; }
@@ -66,7 +70,7 @@ class OrtModel {
   std::unique_ptr<Impl> impl_;
   std::vector<TensorView> run_outputs(const float* data, const std::vector<int64_t>& shape, size_t count,
                                       double* run_ms_out);
-  std::string path_, source_path_, precision_ = "fp32", input_name_, output_name_;
+  std::string path_, source_path_, precision_ = "fp32", int8_plan_, input_name_, output_name_;
   std::vector<std::string> output_names_;
   std::vector<int64_t> input_shape_, output_shape_;
   bool simplified_ = false;

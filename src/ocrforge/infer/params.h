@@ -27,6 +27,10 @@ struct RuntimeParams {
   std::string precision = "fp32";
   std::string int8_cache_dir;        // "": $OCRFORGE_CACHE_DIR/int8, else ~/.cache/ocrforge/int8
   std::string int8_calibration_dir;  // "": the images shipped in data/int8_calibration
+  // How int8 weights are stored (onnx/onnx_quantize.h Int8Weights): "auto"
+  // chooses by the CPU's instructions and the model (int8_model.h); "s8",
+  // "s7" or "u8" force one (for comparisons and tests).
+  std::string int8_scheme = "auto";
   // ORT's CPU arena: on, because without it every large activation buffer is
   // a fresh mmap from glibc, page-faulted again at every run (1.5-2x slower
   // in docs/benchmarks.md). It keeps the largest blocks it has seen; for a

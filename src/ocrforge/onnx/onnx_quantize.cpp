@@ -69,17 +69,28 @@ std::set<int> boundary_layers(const onnx::ModelProto& model, const GraphView& v,
   return found;
 }
 
-// Symmetric int8 per output channel: channel c of `w` (channels x per values)
-// scaled by max|w_c| / 127, so 0 stays exact and the zero point is 0.
+// Symmetric per output channel: channel c of `w` (channels x per values)
+// scaled by max|w_c| / qmax, so 0 stays exact; stored as int8 (zero point 0)
+// or as uint8 shifted by 128 (zero point 128, one value for every channel as
+// ORT's QLinearConv and ConvInteger require).
 struct QuantizedWeight {
-  std::vector<int8_t> q;
+  int32_t type = onnx::TensorProto::INT8;  // INT8 or UINT8
+  std::string raw;                         // the stored values, `type`
   std::vector<float> scale;
+  int zero_point = 0;
 };
 
-QuantizedWeight quantize_per_channel(const std::vector<float>& w, int64_t channels, bool channel_is_last) {
+int weight_qmax(Int8Weights w) { return w == Int8Weights::Signed7 ? 64 : 127; }
+
+QuantizedWeight quantize_per_channel(const std::vector<float>& w, int64_t channels, bool channel_is_last,
+                                     Int8Weights encoding) {
   QuantizedWeight out;
+  const bool unsigned8 = encoding == Int8Weights::Unsigned8;
+  out.type = unsigned8 ? onnx::TensorProto::UINT8 : onnx::TensorProto::INT8;
+  out.zero_point = unsigned8 ? 128 : 0;
+  const float qmax = static_cast<float>(weight_qmax(encoding));
   const int64_t per = static_cast<int64_t>(w.size()) / channels;
-  out.q.resize(w.size());
+  std::vector<int8_t> q(w.size());
   out.scale.assign(static_cast<size_t>(channels), 0.f);
   auto at = [&](int64_t c, int64_t j) -> size_t {
     return static_cast<size_t>(channel_is_last ? j * channels + c : c * per + j);
@@ -87,14 +98,28 @@ QuantizedWeight quantize_per_channel(const std::vector<float>& w, int64_t channe
   for (int64_t c = 0; c < channels; ++c) {
     float amax = 0;
     for (int64_t j = 0; j < per; ++j) amax = std::max(amax, std::fabs(w[at(c, j)]));
-    const float s = amax > 0 ? amax / 127.f : 1.f;
+    const float s = amax > 0 ? amax / qmax : 1.f;
     out.scale[static_cast<size_t>(c)] = s;
     for (int64_t j = 0; j < per; ++j) {
       const float r = std::nearbyint(w[at(c, j)] / s);
-      out.q[at(c, j)] = static_cast<int8_t>(std::clamp(r, -127.f, 127.f));
+      q[at(c, j)] = static_cast<int8_t>(std::clamp(r, -qmax, qmax));
     }
   }
+  if (unsigned8) {
+    std::vector<uint8_t> u(q.size());
+    for (size_t i = 0; i < q.size(); ++i) u[i] = static_cast<uint8_t>(q[i] + 128);
+    out.raw = raw_of(u);
+  } else {
+    out.raw = raw_of(q);
+  }
   return out;
+}
+
+// The zero points of `w`: `count` copies (or one scalar when count == 0).
+std::string zero_points_raw(const QuantizedWeight& w, size_t count) {
+  const size_t n = std::max<size_t>(count, 1);
+  if (w.type == onnx::TensorProto::UINT8) return raw_of(std::vector<uint8_t>(n, static_cast<uint8_t>(w.zero_point)));
+  return raw_of(std::vector<int8_t>(n, static_cast<int8_t>(w.zero_point)));
 }
 
 // uint8 asymmetric from a measured range (widened to hold 0, as ORT's MinMax
@@ -306,15 +331,14 @@ class Quantizer {
   void static_conv(const onnx::NodeProto& n, std::vector<onnx::NodeProto>* out) {
     const std::vector<int64_t> wd = dims_of(n.input(1));
     const int64_t k = wd[0];
-    const QuantizedWeight w = quantize_per_channel(float_values(*view_.constant(n.input(1))), k, false);
+    const QuantizedWeight w = quantize_per_channel(float_values(*view_.constant(n.input(1))), k, false, p_.weights);
     const QInput x = quantize_input_static(n.input(0), n, out);
     const Uint8Params xp = uint8_params(range_of(n.input(0), n));
     const Uint8Params yp = uint8_params(range_of(n.output(0), n));
     const std::string base = n.name().empty() ? n.output(0) : n.name();
-    const std::string wq = add_init(n.input(1) + "_int8", onnx::TensorProto::INT8, wd, raw_of(w.q));
+    const std::string wq = add_init(n.input(1) + "_int8", w.type, wd, w.raw);
     const std::string ws = add_init(n.input(1) + "_scale", onnx::TensorProto::FLOAT, {k}, raw_of(w.scale));
-    const std::string wz = add_init(n.input(1) + "_zero_point", onnx::TensorProto::INT8, {k},
-                                    raw_of(std::vector<int8_t>(static_cast<size_t>(k), 0)));
+    const std::string wz = add_init(n.input(1) + "_zero_point", w.type, {k}, zero_points_raw(w, static_cast<size_t>(k)));
     const std::string ys = add_init(n.output(0) + "_scale", onnx::TensorProto::FLOAT, {}, raw_of(std::vector<float>{yp.scale}));
     const std::string yz = add_init(n.output(0) + "_zero_point", onnx::TensorProto::UINT8, {},
                                     raw_of(std::vector<uint8_t>{yp.zero_point}));
@@ -339,13 +363,13 @@ class Quantizer {
   void dynamic_conv(const onnx::NodeProto& n, std::vector<onnx::NodeProto>* out) {
     const std::vector<int64_t> wd = dims_of(n.input(1));
     const int64_t k = wd[0];
-    const QuantizedWeight w = quantize_per_channel(float_values(*view_.constant(n.input(1))), k, false);
+    const QuantizedWeight w = quantize_per_channel(float_values(*view_.constant(n.input(1))), k, false, p_.weights);
     const QInput x = quantize_input_dynamic(n.input(0), out);
     const std::string base = n.name().empty() ? n.output(0) : n.name();
-    const std::string wq = add_init(n.input(1) + "_int8", onnx::TensorProto::INT8, wd, raw_of(w.q));
+    const std::string wq = add_init(n.input(1) + "_int8", w.type, wd, w.raw);
     // ORT's ConvInteger takes one weight zero point only: symmetric weights
-    // have 0 for every channel, and the per-channel scales apply afterwards.
-    const std::string wz = add_init(n.input(1) + "_zero_point", onnx::TensorProto::INT8, {}, raw_of(std::vector<int8_t>{0}));
+    // share one for every channel, and the per-channel scales apply afterwards.
+    const std::string wz = add_init(n.input(1) + "_zero_point", w.type, {}, zero_points_raw(w, 0));
     const std::string ws = add_init(n.input(1) + "_scale", onnx::TensorProto::FLOAT, {1, k, 1, 1}, raw_of(w.scale));
     const std::string acc = view_.unique(n.output(0) + "_int32");
     onnx::NodeProto conv = make("ConvInteger", {x.q, wq, x.zero_point, wz}, {acc}, base + "_int8");
@@ -383,12 +407,11 @@ class Quantizer {
       std::swap(wd[0], wd[1]);
     }
     const int64_t cols = wd[1];
-    const QuantizedWeight q = quantize_per_channel(w, cols, true);
+    const QuantizedWeight q = quantize_per_channel(w, cols, true, p_.weights);
     const std::string base = n.name().empty() ? n.output(0) : n.name();
-    const std::string wq = add_init(n.input(1) + "_int8", onnx::TensorProto::INT8, wd, raw_of(q.q));
+    const std::string wq = add_init(n.input(1) + "_int8", q.type, wd, q.raw);
     const std::string ws = add_init(n.input(1) + "_scale", onnx::TensorProto::FLOAT, {cols}, raw_of(q.scale));
-    const std::string wz = add_init(n.input(1) + "_zero_point", onnx::TensorProto::INT8, {cols},
-                                    raw_of(std::vector<int8_t>(static_cast<size_t>(cols), 0)));
+    const std::string wz = add_init(n.input(1) + "_zero_point", q.type, {cols}, zero_points_raw(q, static_cast<size_t>(cols)));
     std::vector<std::string> inputs = {n.input(0), wq, ws, wz};
     if (n.op_type() == "Gemm" && n.input_size() > 2 && !n.input(2).empty()) inputs.push_back(n.input(2));
     out->push_back(make("DynamicQuantizeMatMul", inputs, {n.output(0)}, base + "_int8", kMsDomain));
@@ -436,6 +459,21 @@ Planned plan_model(const std::string& src, const QuantizeParams& params, Quantiz
 }
 
 }  // namespace
+
+const char* int8_weights_name(Int8Weights w) {
+  switch (w) {
+    case Int8Weights::Signed8: return "s8";
+    case Int8Weights::Signed7: return "s7";
+    case Int8Weights::Unsigned8: return "u8";
+  }
+  return "?";
+}
+
+Int8Weights int8_weights_from_name(const std::string& name) {
+  for (Int8Weights w : {Int8Weights::Signed8, Int8Weights::Signed7, Int8Weights::Unsigned8})
+    if (name == int8_weights_name(w)) return w;
+  throw Error("unknown int8 weight scheme '" + name + "': use s8 (int8), s7 (int8 in [-64, 64]) or u8 (uint8)");
+}
 
 std::vector<std::string> calibration_tensors(const std::string& src, const QuantizeParams& params) {
   if (params.conv != QuantizeParams::ConvMode::Static) return {};
@@ -503,6 +541,24 @@ std::map<std::string, int> onnx_op_counts(const std::string& path) {
   std::map<std::string, int> counts;
   for (const auto& n : model.graph().node()) counts[(default_domain(n) ? "" : n.domain() + ".") + n.op_type()]++;
   return counts;
+}
+
+IntegerInitializer onnx_integer_initializer(const std::string& path, const std::string& name) {
+  const onnx::ModelProto model = onnx_file::load(path);
+  for (const auto& t : model.graph().initializer()) {
+    if (t.name() != name) continue;
+    const bool u8 = t.data_type() == onnx::TensorProto::UINT8, s8 = t.data_type() == onnx::TensorProto::INT8;
+    if (!u8 && !s8) break;
+    IntegerInitializer out;
+    out.type = u8 ? "uint8" : "int8";
+    if (!t.raw_data().empty()) {
+      for (unsigned char c : t.raw_data()) out.values.push_back(u8 ? static_cast<int>(c) : static_cast<int>(static_cast<int8_t>(c)));
+    } else {
+      for (int32_t v : t.int32_data()) out.values.push_back(v);
+    }
+    return out;
+  }
+  throw Error("'" + path + "' has no int8 / uint8 initializer '" + name + "'");
 }
 
 }  // namespace ocrforge

@@ -1,6 +1,6 @@
 // INT8 quantisation of an ONNX model for ONNX Runtime's CPU provider, in C++
-// (libonnx protobuf; no ORT, no torch here). Weights become int8 with one
-// symmetric scale per output channel; activations are quantised either at run
+// (libonnx protobuf; no ORT, no torch here). Weights get one symmetric scale
+// per output channel, stored as Int8Weights says; activations are quantised either at run
 // time (dynamic) or with ranges measured beforehand on sample inputs (static,
 // calibration in infer/int8_model.h). What each kind of layer becomes:
 //
@@ -43,9 +43,25 @@ struct ActivationRange {
   float min = 0, max = 0;
 };
 
+// How quantised weights are stored, which decides ORT's kernel. Activations
+// are always uint8. Choose by the CPU (core/cpu_features.h): Signed8 is exact
+// only where uint8 x int8 products accumulate in int32 (VNNI, AMX); on AVX2
+// and AVX-512 without VNNI its pairs of products saturate in int16.
+enum class Int8Weights {
+  Signed8,    // int8 in [-127, 127] per output channel (ORT's u8s8 kernels)
+  Signed7,    // int8 in [-64, 64]: two products 255 * 64 fit int16, so the u8s8 kernels stay exact
+  Unsigned8,  // uint8 128 + [-127, 127] (u8u8 kernels: operands widened to int16, exact on every CPU)
+};
+
+// "s8" / "s7" / "u8": the names used in flags, reports and the cache key.
+const char* int8_weights_name(Int8Weights w);
+// Throws Error listing the names for an unknown one.
+Int8Weights int8_weights_from_name(const std::string& name);
+
 struct QuantizeParams {
   enum class ConvMode { Keep, Dynamic, Static };
   ConvMode conv = ConvMode::Static;
+  Int8Weights weights = Int8Weights::Signed8;
   bool matmul = true;               // MatMul / Gemm -> DynamicQuantizeMatMul
   bool keep_input_layers = true;    // weighted layers fed by the graph input through weight-free ops
   bool keep_output_layers = true;   // weighted layers whose output reaches a graph output weight-free
@@ -89,5 +105,14 @@ QuantizeReport quantize_onnx_model(const std::string& src, const std::string& ds
 // "com.microsoft.DynamicQuantizeMatMul": other domains prefixed), Constant
 // nodes included.
 std::map<std::string, int> onnx_op_counts(const std::string& path);
+
+// An int8 / uint8 initializer of `path` (a quantised weight or zero point),
+// for tests and reports: element type "int8" or "uint8" and its values.
+// Throws Error naming the file when there is no such integer initializer.
+struct IntegerInitializer {
+  std::string type;
+  std::vector<int> values;
+};
+IntegerInitializer onnx_integer_initializer(const std::string& path, const std::string& name);
 
 }  // namespace ocrforge

@@ -1,9 +1,10 @@
 // Parity of the native DB detection exporter: the LibTorch eval forward
 // (shrink-map probabilities) of every detection architecture the trainer
-// builds equals ONNX Runtime's run of the exported graph, max |diff| <= 1e-4,
-// on a real picture and random inputs of several sizes and batch sizes; and
-// ORT is never further from the network run in float64 than LibTorch's own
-// float32 forward allows.
+// builds equals ONNX Runtime's run of the exported graph, max |diff| <= 1e-4
+// where LibTorch's own float32 is that exact (expect_matches_ort), on a real
+// picture and random inputs of several sizes and batch sizes; and ORT is
+// never further from the network run in float64 than LibTorch's own float32
+// forward allows.
 // Batch norm affine parameters are randomised and the statistics taken from
 // a batch first, so the folding into the convolutions and the head's
 // transposed convolution is exercised, not just identity statistics.
@@ -90,15 +91,27 @@ Differences differences(DetModel m, const std::string& name) {
   return d;
 }
 
-double worst_difference(DetModel m, const std::string& name) { return differences(m, name).ort_vs_torch; }
+// The export matches LibTorch to 1e-4; or, where LibTorch's own float32
+// forward is already over half that from the float64 run, ORT is no further
+// from float64 than LibTorch. How far LibTorch's float32 lands depends on
+// the network's depth and on the CPU's kernels (ResNet18_vd passes 1e-4 on
+// an AVX2-only CPU, not with AVX-512), so a fixed bound alone tests the CPU;
+// the float64 rule holds the exporter on every one.
+void expect_matches_ort(DetModel m, const std::string& name) {
+  const Differences d = differences(m, name);
+  if (d.ort_vs_torch <= 1e-4) return;
+  EXPECT_GT(d.torch_vs_exact, 0.5e-4) << name << ": LibTorch is exact here, so ORT must match it to 1e-4, not "
+                                      << d.ort_vs_torch;
+  EXPECT_LE(d.ort_vs_exact, d.torch_vs_exact) << name << ": ORT is further from the float64 run than LibTorch";
+}
 
 TEST(DetModelOnnx, MobileNetV3WithDbfpnMatchesOrt) {  // det_mv3_db: large x0.5, SE, DBFPN 256
-  EXPECT_LE(worst_difference(build(config_architecture("det_mv3_db.yml")), "onnx_det_mv3"), 1e-4);
+  expect_matches_ort(build(config_architecture("det_mv3_db.yml")), "onnx_det_mv3");
 }
 
 TEST(DetModelOnnx, ResNetVdWithDbfpnMatchesOrt) {
   YAML::Node a = config_architecture("det_r18_vd_db.yml");
-  EXPECT_LE(worst_difference(build(a), "onnx_det_r18"), 1e-4);
+  expect_matches_ort(build(a), "onnx_det_r18");
   // ResNet50_vd (bottleneck blocks): 16 residual additions grow the
   // activations until float32 rounding alone passes 1e-4 (LibTorch ~5e-4 from
   // a float64 run), so here the export is held to LibTorch's own exactness.
@@ -110,11 +123,11 @@ TEST(DetModelOnnx, ResNetVdWithDbfpnMatchesOrt) {
 
 TEST(DetModelOnnx, RsefpnMatchesOrtWithAndWithoutShortcut) {  // the PP-OCRv3 student: no SE, RSEFPN 96
   YAML::Node a = config_architecture("ch_PP-OCRv3_det_student.yml");
-  EXPECT_LE(worst_difference(build(a), "onnx_det_rsefpn"), 1e-4);
+  expect_matches_ort(build(a), "onnx_det_rsefpn");
   a["Neck"]["shortcut"] = false;
   a["Backbone"]["model_name"] = "small";
   a["Backbone"]["disable_se"] = false;
-  EXPECT_LE(worst_difference(build(a), "onnx_det_rsefpn_plain"), 1e-4);
+  expect_matches_ort(build(a), "onnx_det_rsefpn_plain");
 }
 
 TEST(DetModelOnnx, LkpanWithLargeHeadKernelMatchesOrtInBothModes) {  // the CML teacher's neck and head
@@ -122,9 +135,9 @@ TEST(DetModelOnnx, LkpanWithLargeHeadKernelMatchesOrtInBothModes) {  // the CML 
   YAML::Node a = YAML::Load("{model_type: det, algorithm: DB, Backbone: {name: MobileNetV3, model_name: small, "
                             "scale: 0.5}, Neck: {name: LKPAN, out_channels: 64}, "
                             "Head: {name: DBHead, kernel_list: [7, 2, 2]}}");
-  EXPECT_LE(worst_difference(build(a), "onnx_det_lkpan_mv3"), 1e-4);
+  expect_matches_ort(build(a), "onnx_det_lkpan_mv3");
   a["Neck"]["mode"] = "lite";
-  EXPECT_LE(worst_difference(build(a), "onnx_det_lkpan_mv3_lite"), 1e-4);
+  expect_matches_ort(build(a), "onnx_det_lkpan_mv3_lite");
   // The tiny CML teacher (ch_PP-OCRv3_det_cml_tiny.yml: ResNet18_vd + LKPAN
   // 32): LibTorch's own float32 rounding is ~1e-4 there already (81-tap
   // convolutions after the ResNet), so differences() holds ORT to it (from
@@ -133,7 +146,7 @@ TEST(DetModelOnnx, LkpanWithLargeHeadKernelMatchesOrtInBothModes) {  // the CML 
                               "Neck: {name: LKPAN, out_channels: 32}, Head: {name: DBHead, kernel_list: [7, 2, 2]}}");
   EXPECT_LE(differences(build(r18), "onnx_det_lkpan_r18").ort_vs_exact, 2e-4);
   r18["Neck"]["mode"] = "lite";
-  EXPECT_LE(worst_difference(build(r18), "onnx_det_lkpan_r18_lite"), 1e-4);
+  expect_matches_ort(build(r18), "onnx_det_lkpan_r18_lite");
 }
 
 TEST(DetModelOnnx, CmlTeacherOfPaddleOcrsConfigMatchesOrt) {  // ResNet50_vd + LKPAN 256 + DBHead [7, 2, 2]
