@@ -235,6 +235,11 @@ bool tls_handshake(int fd, SSL* ssl, Clock::time_point deadline, milliseconds re
 
 void close_connection_after_response() { t_close_after = true; }
 
+void exclusive_port_options(int sock) {
+  const int yes = 1;
+  setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+}
+
 void stop_listening(httplib::Server& server, const std::atomic<bool>& listening_ended) {
   while (!server.is_running() && !listening_ended) std::this_thread::sleep_for(milliseconds(1));
   server.stop();

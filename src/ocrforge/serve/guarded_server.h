@@ -43,12 +43,20 @@ void close_connection_after_response();
 // latency in access logs); valid in handlers and the logger.
 std::chrono::steady_clock::time_point request_start_time();
 
+// The listening socket's options: SO_REUSEADDR (a restart need not wait for
+// old connections to time out) but not cpp-httplib's SO_REUSEPORT, with
+// which a second server on a port in use binds too and takes part of its
+// connections instead of failing.
+void exclusive_port_options(int sock);
+
 template <class Base>
 class GuardedServer : public Base {
  public:
   template <class... Args>
   explicit GuardedServer(ConnectionLimits limits, Args&&... args)
-      : Base(std::forward<Args>(args)...), limits_(limits) {}
+      : Base(std::forward<Args>(args)...), limits_(limits) {
+    this->set_socket_options(exclusive_port_options);
+  }
 
  private:
   bool process_and_close_socket(int sock) override;  // cpp-httplib's socket_t on POSIX
