@@ -1,6 +1,5 @@
 #include "ocrforge/serve/ocr_service.h"
 
-#include <exception>
 #include <mutex>
 
 #include "ocrforge/serve/http_error.h"
@@ -27,10 +26,14 @@ OcrService::OcrService(const OcrParams& params, const ServeOptions& options, Met
 OcrService::~OcrService() = default;
 
 namespace {
-// What one request's task leaves for the waiting handler.
+// What one request's task leaves for the waiting handler. A failure is kept
+// as plain values, not an exception_ptr: the exception would be freed by
+// whichever thread drops it last, through a reference count inside
+// libstdc++ that ThreadSanitizer cannot see.
 struct TaskState {
   std::vector<ImageOutcome> outcomes;
-  std::exception_ptr error;
+  int error_status = 0;  // 0: none
+  std::string error_message;
 };
 }  // namespace
 
@@ -73,8 +76,12 @@ std::vector<ImageOutcome> OcrService::read(std::vector<ImageInput> images, const
         if (!keep_images) out.image.bgr.release();  // the size stays known (dataInfo)
         state->outcomes.push_back(std::move(out));
       }
-    } catch (...) {
-      state->error = std::current_exception();
+    } catch (const HttpError& e) {
+      state->error_status = e.status();
+      state->error_message = e.what();
+    } catch (const std::exception& e) {
+      state->error_status = 500;
+      state->error_message = std::string("internal error: ") + e.what();
     }
   });
   if (!ticket)
@@ -90,7 +97,7 @@ std::vector<ImageOutcome> OcrService::read(std::vector<ImageInput> images, const
     throw HttpError(504, "OCR took longer than --request_timeout=" + std::to_string(s) +
                              " s; send a smaller image or raise --request_timeout");
   }
-  if (state->error) std::rethrow_exception(state->error);
+  if (state->error_status) throw HttpError(state->error_status, state->error_message);
   return std::move(state->outcomes);
 }
 
