@@ -11,11 +11,13 @@
 #   REQUESTS      requests per level (default 4 x the images)
 #   SERVER_FLAGS  extra `ocrforge serve` flags (e.g. "--max_concurrency 2")
 #   COPIES        times each image is read in the comparison (default 4)
+#   ROUNDS        comparison rounds, each server, ocr, ocr, server (default 2)
 #   SOAK          soak requests at the best concurrency (default 5000; 0: none)
 #   SOAK_IMAGES   images for the soak (default IMAGES)
 # Steps: 1. requests/s, p50/p95/p99, errors, server RSS per level;
 # 2. throughput at the best level vs `ocrforge ocr` over the same images,
-# COPIES times each, alternating server, ocr, ocr, server; 3. the soak:
+# COPIES times each, alternating server, ocr, ocr, server, ROUNDS times
+# (medians); 3. the soak:
 # 0 errors expected, server RSS sampled every 250 requests; 4. SIGTERM, exit 0.
 set -euo pipefail
 
@@ -33,6 +35,7 @@ if [[ -z "${IMAGES:-}" ]]; then
 fi
 LEVELS="${LEVELS:-1,2,4,16}"
 COPIES="${COPIES:-4}"
+ROUNDS="${ROUNDS:-2}"
 SOAK="${SOAK:-5000}"
 SOAK_IMAGES="${SOAK_IMAGES:-$IMAGES}"
 SERVER_FLAGS="${SERVER_FLAGS:-}"
@@ -83,9 +86,14 @@ ocr_run() {
   s=$(echo "$line" | sed 's/.* failed, \([0-9.]*\) s;.*/\1/')
   python3 -c "print(round($total / $s, 3))"
 }
-a1=$(server_run); b1=$(ocr_run); b2=$(ocr_run); a2=$(server_run)
-echo "server req/s: $a1 $a2   ocrforge ocr images/s: $b1 $b2"
-python3 -c "a = ($a1 + $a2) / 2; b = ($b1 + $b2) / 2; print('server / ocr throughput: %.3f (server %.3f req/s, ocr %.3f images/s)' % (a / b, a, b))"
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+a=() b=()
+for ((r = 1; r <= ROUNDS; r++)); do
+  a+=("$(server_run)"); b+=("$(ocr_run)"); b+=("$(ocr_run)"); a+=("$(server_run)")
+  echo "round $r: server req/s ${a[-2]} ${a[-1]}   ocrforge ocr images/s ${b[-2]} ${b[-1]}   load $(cut -d' ' -f1 /proc/loadavg)"
+done
+ma=$(median "${a[@]}"); mb=$(median "${b[@]}")
+python3 -c "print('median: server %.3f req/s, ocrforge ocr %.3f images/s: server / ocr = %.3f' % ($ma, $mb, $ma / $mb))"
 
 if [[ "$SOAK" -gt 0 ]]; then
   echo

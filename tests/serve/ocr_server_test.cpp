@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include "ocrforge/core/error.h"
 #include "ocrforge/serve/base64.h"
 #include "serve_test_support.h"
 
@@ -361,4 +362,35 @@ TEST(OcrServer, ConcurrentRequestsShareTheModelsAndMatchSequentialAnswers) {
       return plain ? plain->body : std::string("failed");
     }));
   for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i].get(), expected[i % 3]) << names[i % 3];
+}
+
+TEST(OcrServer, ServesHttpsWithACertificateAndRefusesBadFiles) {
+  const std::string dir = test::fresh_dir("serve_tls");
+  const auto made = test::run_command("openssl req -x509 -newkey rsa:2048 -nodes -keyout " + dir + "/key.pem -out " +
+                                          dir + "/cert.pem -days 1 -subj /CN=localhost",
+                                      dir);
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  ServeOptions o = test::test_options();
+  o.tls_cert = dir + "/cert.pem";
+  o.tls_key = dir + "/key.pem";
+  {
+    test::TestServer s(o, /*load=*/false);
+    EXPECT_EQ(s.server().url().rfind("https://127.0.0.1:", 0), 0u) << s.server().url();
+    httplib::SSLClient c("127.0.0.1", s.port());
+    c.enable_server_certificate_verification(false);  // CN=localhost, dialled as 127.0.0.1
+    auto res = c.Get("/health");
+    ASSERT_TRUE(res) << httplib::to_string(res.error());
+    EXPECT_EQ(json::parse(res->body)["errorMsg"], "Healthy");
+    httplib::Client plain("127.0.0.1", s.port());
+    plain.set_read_timeout(std::chrono::seconds(5));
+    auto cleartext = plain.Get("/health");
+    EXPECT_FALSE(cleartext && cleartext->status == 200) << "plain HTTP must not be answered on the HTTPS port";
+  }
+  o.tls_key = dir + "/cert.pem";  // not a key
+  try {
+    OcrServer bad(o);
+    FAIL() << "expected an Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--tls_key"), std::string::npos) << e.what();
+  }
 }

@@ -292,6 +292,11 @@ OcrServer::OcrServer(ServeOptions options) : options_(std::move(options)), impl_
 
   // ---- routes
   s.Get("/", [](const httplib::Request&, httplib::Response& res) {
+    // The page needs nothing from elsewhere: say so to the browser.
+    res.set_header("Content-Security-Policy",
+                   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                   "img-src blob: data:; connect-src 'self'; base-uri 'none'; form-action 'none'");
+    res.set_header("X-Content-Type-Options", "nosniff");
     res.set_content(web_page_html(), "text/html; charset=utf-8");
   });
   s.Get("/health", [](const httplib::Request&, httplib::Response& res) {
