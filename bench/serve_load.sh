@@ -108,6 +108,8 @@ if [[ "$SOAK" -gt 0 ]]; then
       printf "server RSS: %.1f MiB at start, %.1f MiB after warm-up (%d requests), %.1f MiB at the end (%d): %+.2f %% after warm-up\n",
              rss[1], rss[w], req[w], rss[NR], req[NR], 100 * (rss[NR] - rss[w]) / rss[w]
     }'
+  echo "server RSS (MiB) by requests done: $(grep '^SOAK' "$TMP/soak.txt" | sort -t= -k2 -g |
+    awk -F'[= ]' '$3 % 1000 == 0 { printf "%d: %.1f  ", $3, $5 }')"
 fi
 
 echo
