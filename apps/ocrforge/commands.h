@@ -20,5 +20,6 @@ int cmd_check(const Args& args);  // cmd_check.cpp: installation check (LibTorch
 int cmd_tipc(const Args& args);      // cmd_tipc.cpp: PaddleOCR TIPC configs: the commands they compose
 int cmd_eval_det(const Args& args);  // cmd_eval_det.cpp: precision / recall / hmean of detections vs labels
 int cmd_data(const Args& args);      // cmd_data.cpp: label-file tools: crop (det labels -> rec crops) | split
+int cmd_serve(const Args& args);     // cmd_serve.cpp: OCR over HTTP (PaddleX / PaddleHub APIs, web page)
 
 }  // namespace ocrforge

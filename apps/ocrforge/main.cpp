@@ -22,6 +22,9 @@ const char* kUsage =
     "  eval-det --gt LABELS --pred RESULTS   precision / recall / hmean of detections\n"
     "  data crop|split|cls  recognition crops from detection labels; train / eval split; classifier data\n"
     "  tipc prepare|plan|run CONFIG.txt MODE   PaddleOCR's pipeline test: make its data, show / run its commands (docs/tipc.md)\n"
+#ifdef OCRFORGE_WITH_SERVE
+    "  serve          OCR over HTTP: PaddleOCR's /ocr and ocr_system APIs, a web page, keys, metrics (docs/serve.md)\n"
+#endif
 #ifdef OCRFORGE_TRAIN_BINARY
     "  train -c CFG   train a rec / det model (or fine-tune a shipped ONNX model) from a PaddleOCR-style YAML config\n"
     "  eval -c CFG    evaluate a checkpoint (-o Global.checkpoints=DIR/best_accuracy)\n"
@@ -30,7 +33,6 @@ const char* kUsage =
     "  check          verify the installation: build, devices, a training step, a 2-worker all-reduce\n"
 #endif
     "  version        print the version\n\n"
-    "planned (not yet supported): serve\n"
     "`ocrforge <command> --help` lists a command's flags.\n";
 
 
@@ -46,6 +48,9 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   const Args args(argv + 2, argv + argc);
   std::map<std::string, int (*)(const Args&)> commands = {{"ocr", cmd_ocr}, {"infer", cmd_infer}, {"synth", cmd_synth}, {"eval-det", cmd_eval_det}, {"data", cmd_data}, {"tipc", cmd_tipc}};
+#ifdef OCRFORGE_WITH_SERVE
+  commands["serve"] = cmd_serve;
+#endif
 #ifdef OCRFORGE_TRAIN_BINARY
   for (const char* torch_command : {"train", "eval", "export", "check"})
     if (cmd == torch_command) return exec_train_binary(cmd, args);
@@ -63,7 +68,7 @@ int main(int argc, char** argv) {
   if (it != commands.end()) return run_command(cmd, it->second, args);
   for (const char* planned : {"train", "eval", "export", "launch", "serve", "check"}) {
     // train/eval/launch/check land here only in a build without LibTorch (OCRFORGE_WITH_TRAIN=OFF),
-    // which has no ocrforge-train.
+    // which has no ocrforge-train; serve only in one without cpp-httplib (OCRFORGE_WITH_SERVE=OFF).
     if (cmd == planned) {
       std::cerr << "ocrforge: '" << cmd << "' is not yet supported in this version (" << OCRFORGE_VERSION
                 << "); see README.md for what is available\n";

@@ -161,3 +161,56 @@ TEST(ImageReader, CorruptImageIsToldFromNonImage) {
   EXPECT_NE(error_of(dir + "/truncated.jpg").find("corrupt or truncated JPEG"), std::string::npos)
       << error_of(dir + "/truncated.jpg");
 }
+
+static std::string decode_error(const std::string& bytes, int64_t max_pixels = kDefaultMaxImagePixels) {
+  try {
+    decode_image(bytes, "upload", 4000, max_pixels);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ImageReader, DecodesBytesLikeTheFile) {
+  const std::string path = test::data_dir() + "/samples/imgs_ger_1.jpg";
+  const LoadedImage from_file = read_image(path);
+  const LoadedImage from_bytes = decode_image(test::read_text(path), "upload");
+  ASSERT_EQ(from_bytes.bgr.size(), from_file.bgr.size());
+  EXPECT_EQ(cv::norm(from_bytes.bgr, from_file.bgr, cv::NORM_INF), 0.0);
+  EXPECT_EQ(from_bytes.original, from_file.original);
+}
+
+TEST(ImageReader, BytesThatAreNotAnImageNameTheUpload) {
+  const std::string msg = decode_error("{\"not\": \"an image\"}");
+  EXPECT_NE(msg.find("'upload'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("not an image"), std::string::npos) << msg;
+  EXPECT_NE(decode_error("").find("empty"), std::string::npos);
+}
+
+TEST(ImageReader, TruncatedJpegBytesAreRefused) {
+  const std::string jpeg = test::read_text(test::data_dir() + "/samples/imgs_ger_1.jpg");
+  // Half the file: libjpeg would decode the top half with a warning only.
+  const std::string msg = decode_error(jpeg.substr(0, jpeg.size() / 2));
+  EXPECT_NE(msg.find("truncated JPEG"), std::string::npos) << msg;
+  // Bytes after the end-of-image marker (camera trailers) are fine.
+  EXPECT_EQ(decode_error(jpeg + "TRAILER-DATA"), "");
+}
+
+TEST(ImageReader, HugeHeaderInBytesIsRefusedBeforeDecoding) {
+  // A PNG header claiming 60000 x 60000 (3.6 G pixels) and nothing else.
+  cv::Mat tiny(1, 1, CV_8UC3, cv::Scalar(0, 0, 0));
+  std::vector<uchar> png;
+  ASSERT_TRUE(cv::imencode(".png", tiny, png));
+  std::string bytes(png.begin(), png.end());
+  for (int off : {16, 20}) {  // IHDR width, height (big-endian)
+    const uint32_t v = 60000;
+    bytes[off] = char(v >> 24), bytes[off + 1] = char(v >> 16), bytes[off + 2] = char(v >> 8), bytes[off + 3] = char(v);
+  }
+  try {
+    decode_image(bytes, "upload");
+    FAIL() << "expected ImageTooLargeError";
+  } catch (const ImageTooLargeError& e) {
+    EXPECT_NE(std::string(e.what()).find("60000 x 60000"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--max_image_pixels"), std::string::npos) << e.what();
+  }
+}

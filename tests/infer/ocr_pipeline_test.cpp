@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <thread>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include "ocrforge/core/error.h"
 #include "test_support.h"
 
 using namespace ocrforge;
@@ -81,4 +83,51 @@ TEST(OcrPipeline, CoordinateScaleMapsBackToFileSize) {
 TEST(OcrPipeline, EmptyAndOneByOneImagesGiveNoLines) {
   OcrPipeline ocr(params(true));
   EXPECT_TRUE(ocr.run(cv::Mat(1, 1, CV_8UC3, cv::Scalar(9, 9, 9))).lines.empty());
+}
+
+TEST(OcrPipeline, RunSettingsOverrideThresholdsForOneCall) {
+  OcrPipeline ocr(params(false));
+  const cv::Mat img = cv::imread(test::data_dir() + "/samples/imgs_ger_1.jpg");
+  RunSettings strict = ocr.default_settings();
+  strict.drop_score = 1.01f;  // above any score: every line dropped, the boxes stay
+  const OcrResult none = ocr.run(img, strict);
+  EXPECT_TRUE(none.lines.empty());
+  EXPECT_EQ(none.detected.size(), 3u);
+  RunSettings few = ocr.default_settings();
+  few.det_post.box_thresh = 0.999f;  // no box scores that high
+  EXPECT_TRUE(ocr.run(img, few).detected.empty());
+  // The pipeline's own settings are untouched by either call.
+  EXPECT_EQ(texts(ocr.run(img)).size(), 3u);
+}
+
+TEST(OcrPipeline, AskingForAnUnloadedClassifierIsAnError) {
+  const OcrPipeline ocr(params(false));
+  RunSettings s = ocr.default_settings();
+  s.use_angle_cls = true;
+  try {
+    ocr.run(cv::imread(test::data_dir() + "/samples/imgs_ger_1.jpg"), s);
+    FAIL() << "expected an Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--use_angle_cls"), std::string::npos) << e.what();
+  }
+}
+
+// One pipeline shared by threads (a server's requests) gives each the result
+// it gives alone. The TSan build of the tests (OCRFORGE_TSAN) checks the
+// sharing itself.
+TEST(OcrPipeline, ConcurrentRunsOnOnePipelineMatchSequentialOnes) {
+  const OcrPipeline ocr(params(true));
+  const std::vector<std::string> names = {"imgs_ger_1.jpg", "imgs_en_254.jpg", "imgs_11.jpg"};
+  std::vector<cv::Mat> images;
+  std::vector<std::vector<std::string>> expected;
+  for (const auto& n : names) {
+    images.push_back(cv::imread(test::data_dir() + "/samples/" + n));
+    expected.push_back(texts(ocr.run(images.back(), ocr.default_settings())));
+  }
+  std::vector<std::vector<std::string>> got(names.size() * 2);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < got.size(); ++t)
+    threads.emplace_back([&, t] { got[t] = texts(ocr.run(images[t % names.size()], ocr.default_settings())); });
+  for (auto& th : threads) th.join();
+  for (size_t t = 0; t < got.size(); ++t) EXPECT_EQ(got[t], expected[t % names.size()]) << names[t % names.size()];
 }

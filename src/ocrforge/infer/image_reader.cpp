@@ -46,7 +46,7 @@ static const char* format_name(Format f) {
 }
 
 // Walks JPEG markers up to the first start-of-frame, which holds the size.
-static cv::Size jpeg_size(std::ifstream& in) {
+static cv::Size jpeg_size(std::istream& in) {
   unsigned char seg[8];
   in.clear();
   in.seekg(2);
@@ -66,7 +66,7 @@ static cv::Size jpeg_size(std::ifstream& in) {
 }
 
 // "P6\n# comment\n640 480\n255\n": the two first numbers after the magic.
-static cv::Size pnm_size(std::ifstream& in) {
+static cv::Size pnm_size(std::istream& in) {
   in.clear();
   in.seekg(2);
   long v[2] = {0, 0};
@@ -104,8 +104,8 @@ static cv::Size webp_size(const unsigned char* h, size_t n) {
   return {};
 }
 
-cv::Size probe_image_size(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+// The size from the header of the image `in` holds (see probe_image_size).
+static cv::Size probe_stream_size(std::istream& in) {
   unsigned char h[32] = {0};
   in.read(reinterpret_cast<char*>(h), sizeof(h));
   const size_t n = static_cast<size_t>(in.gcount());
@@ -126,6 +126,31 @@ cv::Size probe_image_size(const std::string& path) {
   }
 }
 
+cv::Size probe_image_size(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return probe_stream_size(in);
+}
+
+// A read-only istream over bytes in memory (no copy), for the header probes.
+class MemoryStreamBuf : public std::streambuf {
+ public:
+  MemoryStreamBuf(const char* data, size_t size) {
+    char* p = const_cast<char*>(data);
+    setg(p, p, p + size);
+  }
+
+ protected:
+  pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+    char* target = (dir == std::ios_base::beg ? eback() : dir == std::ios_base::cur ? gptr() : egptr()) + off;
+    if (target < eback() || target > egptr()) return pos_type(off_type(-1));
+    setg(eback(), target, egptr());
+    return pos_type(target - eback());
+  }
+  pos_type seekpos(pos_type pos, std::ios_base::openmode which) override {
+    return seekoff(off_type(pos), std::ios_base::beg, which);
+  }
+};
+
 // Why a path cannot be read, in the words of the system ("Permission
 // denied", "Too many levels of symbolic links"); "" when it can.
 static std::string open_error(const std::string& path) {
@@ -133,6 +158,49 @@ static std::string open_error(const std::string& path) {
   if (!f) return std::strerror(errno);
   std::fclose(f);
   return "";
+}
+
+// The part of reading shared by files and memory: the pixel cap from the
+// header's size, the reduced JPEG decode, and errors naming `name`.
+template <typename Decode>
+static LoadedImage decode_checked(const std::string& name, Format format, cv::Size original, int max_side,
+                                  int64_t max_pixels, Decode decode) {
+  LoadedImage out;
+  out.original = original;
+  int flags = cv::IMREAD_COLOR;
+  int factor = 1;
+  const int longest = std::max(out.original.width, out.original.height);
+  if (format == Format::Jpeg && max_side > 0 && longest > 2 * max_side) {
+    // The largest reduction that keeps the longer side >= max_side.
+    factor = 2;
+    while (factor < 8 && longest / (factor * 2) >= max_side) factor *= 2;
+    flags = factor == 2 ? cv::IMREAD_REDUCED_COLOR_2 : factor == 4 ? cv::IMREAD_REDUCED_COLOR_4 : cv::IMREAD_REDUCED_COLOR_8;
+  }
+  if (max_pixels > 0 && !out.original.empty()) {
+    // What the decoder will allocate (the JPEG decoder rounds reduced sizes up).
+    const int64_t w = (static_cast<int64_t>(out.original.width) + factor - 1) / factor;
+    const int64_t h = (static_cast<int64_t>(out.original.height) + factor - 1) / factor;
+    if (w * h > max_pixels)
+      throw ImageTooLargeError("image '" + name + "' is " + std::to_string(out.original.width) + " x " +
+                               std::to_string(out.original.height) +
+                               (factor > 1 ? " (decoded at 1/" + std::to_string(factor) + ")" : "") + " = " +
+                               std::to_string(w * h) + " pixels, over --max_image_pixels=" +
+                               std::to_string(max_pixels) + "; shrink it or raise --max_image_pixels");
+  }
+  try {
+    out.bgr = decode(flags);
+  } catch (const cv::Exception& e) {
+    throw Error("image '" + name + "' cannot be decoded: " + e.what());
+  }
+  if (out.bgr.empty()) {
+    if (format == Format::Unknown)
+      throw Error("image '" + name + "' cannot be decoded: not an image, or a format OpenCV cannot read (GIF, ...)");
+    throw Error("image '" + name + "' cannot be decoded: a corrupt or truncated " + format_name(format) + " file");
+  }
+  if (out.original.empty()) out.original = out.bgr.size();
+  out.scale = static_cast<float>(out.original.width) / static_cast<float>(out.bgr.cols);
+  if (out.bgr.depth() != CV_8U) out.bgr.convertTo(out.bgr, CV_8U, 1.0 / 256.0);
+  return out;
 }
 
 LoadedImage read_image(const std::string& path, int max_side, int64_t max_pixels) {
@@ -156,43 +224,56 @@ LoadedImage read_image(const std::string& path, int max_side, int64_t max_pixels
     std::ifstream in(path, std::ios::binary);
     in.read(reinterpret_cast<char*>(head), sizeof(head));
   }
-  const Format format = sniff(head);
+  return decode_checked(path, sniff(head), probe_image_size(path), max_side, max_pixels,
+                        [&path](int flags) { return cv::imread(path, flags); });
+}
 
-  LoadedImage out;
-  out.original = probe_image_size(path);
-  int flags = cv::IMREAD_COLOR;
-  int factor = 1;
-  const int longest = std::max(out.original.width, out.original.height);
-  if (format == Format::Jpeg && max_side > 0 && longest > 2 * max_side) {
-    // The largest reduction that keeps the longer side >= max_side.
-    factor = 2;
-    while (factor < 8 && longest / (factor * 2) >= max_side) factor *= 2;
-    flags = factor == 2 ? cv::IMREAD_REDUCED_COLOR_2 : factor == 4 ? cv::IMREAD_REDUCED_COLOR_4 : cv::IMREAD_REDUCED_COLOR_8;
+// Whether a JPEG's marker segments and entropy-coded data run up to an
+// end-of-image marker (FF D9). Segments with a length (APPn, where an EXIF
+// thumbnail brings its own FF D9, DQT, SOF, ...) are skipped whole; in
+// entropy-coded data FF 00 is a stuffed byte and FF D0-D7 restart markers.
+// Bytes after the marker (camera trailers) do not matter.
+static bool jpeg_has_end_marker(const std::string& b) {
+  size_t i = 2;
+  const size_t n = b.size();
+  while (i + 1 < n) {
+    if (static_cast<unsigned char>(b[i]) != 0xFF) {
+      ++i;  // entropy-coded data
+      continue;
+    }
+    const unsigned m = static_cast<unsigned char>(b[i + 1]);
+    if (m == 0xD9) return true;
+    if (m == 0x00 || m == 0xFF || (m >= 0xD0 && m <= 0xD7) || m == 0x01) {
+      i += (m == 0xFF) ? 1 : 2;  // stuffing, fill byte, restart marker, TEM
+      continue;
+    }
+    if (i + 3 >= n) return false;
+    const size_t len = (static_cast<size_t>(static_cast<unsigned char>(b[i + 2])) << 8) |
+                       static_cast<unsigned char>(b[i + 3]);
+    if (len < 2) return false;
+    i += 2 + len;  // a segment; after SOS the scan's entropy-coded data follows
   }
-  if (max_pixels > 0 && !out.original.empty()) {
-    // What the decoder will allocate (the JPEG decoder rounds reduced sizes up).
-    const int64_t w = (static_cast<int64_t>(out.original.width) + factor - 1) / factor;
-    const int64_t h = (static_cast<int64_t>(out.original.height) + factor - 1) / factor;
-    if (w * h > max_pixels)
-      throw Error("image '" + path + "' is " + std::to_string(out.original.width) + " x " +
-                  std::to_string(out.original.height) + (factor > 1 ? " (decoded at 1/" + std::to_string(factor) + ")" : "") +
-                  " = " + std::to_string(w * h) + " pixels, over --max_image_pixels=" + std::to_string(max_pixels) +
-                  "; shrink it or raise --max_image_pixels");
-  }
-  try {
-    out.bgr = cv::imread(path, flags);
-  } catch (const cv::Exception& e) {
-    throw Error("image '" + path + "' cannot be decoded: " + e.what());
-  }
-  if (out.bgr.empty()) {
-    if (format == Format::Unknown)
-      throw Error("image '" + path + "' cannot be decoded: not an image, or a format OpenCV cannot read (GIF, ...)");
-    throw Error("image '" + path + "' cannot be decoded: a corrupt or truncated " + format_name(format) + " file");
-  }
-  if (out.original.empty()) out.original = out.bgr.size();
-  out.scale = static_cast<float>(out.original.width) / static_cast<float>(out.bgr.cols);
-  if (out.bgr.depth() != CV_8U) out.bgr.convertTo(out.bgr, CV_8U, 1.0 / 256.0);
-  return out;
+  return false;
+}
+
+LoadedImage decode_image(const std::string& bytes, const std::string& name, int max_side, int64_t max_pixels) {
+  if (bytes.empty()) throw Error("image '" + name + "' is empty (0 bytes)");
+  if (bytes.size() > static_cast<size_t>(INT32_MAX))
+    throw ImageTooLargeError("image '" + name + "' is " + std::to_string(bytes.size()) +
+                             " bytes: over the 2 GiB a decoder call takes");
+  unsigned char head[16] = {0};
+  std::memcpy(head, bytes.data(), std::min(bytes.size(), sizeof(head)));
+  if (sniff(head) == Format::Jpeg && !jpeg_has_end_marker(bytes))
+    throw Error("image '" + name + "' cannot be decoded: a truncated JPEG (its data stops before the end-of-image "
+                "marker); send the whole file");
+  MemoryStreamBuf buf(bytes.data(), bytes.size());
+  std::istream in(&buf);
+  const cv::Size original = probe_stream_size(in);
+  return decode_checked(name, sniff(head), original, max_side, max_pixels, [&bytes](int flags) {
+    // imdecode only reads the buffer; the Mat header does not copy it.
+    const cv::Mat raw(1, static_cast<int>(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data()));
+    return cv::imdecode(raw, flags);
+  });
 }
 
 }  // namespace ocrforge

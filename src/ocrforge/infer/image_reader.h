@@ -7,7 +7,16 @@
 
 #include <opencv2/core.hpp>
 
+#include "ocrforge/core/error.h"
+
 namespace ocrforge {
+
+// An image refused for its size (--max_image_pixels), so that callers can
+// tell "too large" (HTTP 413) from "not an image" (400).
+class ImageTooLargeError : public Error {
+ public:
+  using Error::Error;
+};
 
 // Default --max_image_pixels: 50 million decoded pixels (150 MB as 8-bit
 // BGR). Every camera photo fits (large JPEGs are decoded reduced, see
@@ -37,5 +46,14 @@ cv::Size probe_image_size(const std::string& path);
 // permission, a symlink loop), is empty, is too large, or is not a decodable
 // image (telling "corrupt <format> file" from "not an image").
 LoadedImage read_image(const std::string& path, int max_side = 4000, int64_t max_pixels = kDefaultMaxImagePixels);
+
+// As read_image, for an image file's bytes in memory (an upload); `name`
+// stands for the file in messages ("request body", "images[2]"). Where a
+// file is decoded as far as it goes, a JPEG that stops before its
+// end-of-image marker is refused here ("truncated JPEG"): a service cannot
+// tell its caller about the decoder's stderr warning, and half an image
+// reads as half the text.
+LoadedImage decode_image(const std::string& bytes, const std::string& name, int max_side = 4000,
+                         int64_t max_pixels = kDefaultMaxImagePixels);
 
 }  // namespace ocrforge

@@ -1,5 +1,6 @@
 #include "ocrforge/infer/ocr_pipeline.h"
 
+#include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/vision/box_order.h"
 #include "ocrforge/vision/crop.h"
@@ -25,13 +26,29 @@ static void scale_line(OcrLine& line, float s) {
   for (auto& p : line.polygon) p *= s;
 }
 
+RunSettings OcrPipeline::default_settings() const {
+  RunSettings s;
+  s.det_resize = params_.det.resize;
+  s.det_post = params_.det.post;
+  s.use_angle_cls = params_.use_angle_cls;
+  s.drop_score = params_.drop_score;
+  return s;
+}
+
 OcrResult OcrPipeline::run(const cv::Mat& bgr, float coord_scale, bool keep_crops) {
+  return static_cast<const OcrPipeline&>(*this).run(bgr, default_settings(), coord_scale, keep_crops);
+}
+
+OcrResult OcrPipeline::run(const cv::Mat& bgr, const RunSettings& settings, float coord_scale,
+                           bool keep_crops) const {
+  if (settings.use_angle_cls && !cls_)
+    throw Error("the direction classifier was asked for but not loaded (load it with --use_angle_cls true)");
   Stopwatch total;
   OcrResult result;
   result.image_size = cv::Size(static_cast<int>(bgr.cols * coord_scale), static_cast<int>(bgr.rows * coord_scale));
 
   Stopwatch sw;
-  std::vector<TextBox> boxes = det_->detect(bgr);
+  std::vector<TextBox> boxes = det_->detect(bgr, settings.det_resize, settings.det_post);
   sort_boxes(boxes);
   result.det_ms = sw.elapsed_ms();
 
@@ -40,7 +57,7 @@ OcrResult OcrPipeline::run(const cv::Mat& bgr, float coord_scale, bool keep_crop
   for (const auto& b : boxes) crops.push_back(rotate_crop(bgr, b.quad));
 
   std::vector<ClsResult> cls;
-  if (cls_ && !crops.empty()) {
+  if (settings.use_angle_cls && !crops.empty()) {
     sw.reset();
     cls = cls_->classify(crops);
     result.cls_ms = sw.elapsed_ms();
@@ -68,7 +85,7 @@ OcrResult OcrPipeline::run(const cv::Mat& bgr, float coord_scale, bool keep_crop
     if (keep_crops) line.crop = crops[i];
     scale_line(line, coord_scale);
     result.detected.push_back(line);
-    if (line.score >= params_.drop_score) result.lines.push_back(std::move(line));
+    if (line.score >= settings.drop_score) result.lines.push_back(std::move(line));
   }
   result.total_ms = total.elapsed_ms();
   return result;

@@ -39,6 +39,15 @@ struct OcrResult {
   double det_ms = 0, cls_ms = 0, rec_ms = 0, total_ms = 0;
 };
 
+// What one run may set differently from the pipeline's parameters (a
+// server's per-request switches); the models stay the ones loaded.
+struct RunSettings {
+  DetResizeParams det_resize;
+  DbPostParams det_post;
+  bool use_angle_cls = false;  // true needs the classifier loaded (OcrParams::use_angle_cls)
+  float drop_score = 0.5f;
+};
+
 class OcrPipeline {
  public:
   // Loads det, rec and (when use_angle_cls) cls models; throws Error on any
@@ -48,6 +57,15 @@ class OcrPipeline {
   // `bgr`: 8-bit, 3 channels. `coord_scale` multiplies every output
   // coordinate (see LoadedImage::scale). `keep_crops` fills OcrLine::crop.
   OcrResult run(const cv::Mat& bgr, float coord_scale = 1.f, bool keep_crops = false);
+  // As run(), with this call's settings. Safe to call from several threads at
+  // once on one pipeline: the models are shared read-only (ORT sessions
+  // allow concurrent runs) and the predictors merge their stats under locks.
+  // Throws Error when settings.use_angle_cls asks for a classifier that was
+  // not loaded.
+  OcrResult run(const cv::Mat& bgr, const RunSettings& settings, float coord_scale = 1.f,
+                bool keep_crops = false) const;
+  // The settings run(bgr) uses: the pipeline's parameters.
+  RunSettings default_settings() const;
 
   const OcrParams& params() const { return params_; }
   TextDetector& detector() { return *det_; }

@@ -28,16 +28,17 @@ std::vector<ClsResult> TextClassifier::classify(std::vector<cv::Mat>& crops) {
   const size_t per = static_cast<size_t>(3) * h * w;
   const size_t batch_num = static_cast<size_t>(std::max(1, params_.batch_num));
   std::vector<float> buffer;
+  StageStats call;
   for (size_t begin = 0; begin < order.size(); begin += batch_num) {
     const size_t end = std::min(order.size(), begin + batch_num);
     Stopwatch sw;
     buffer.assign(per * (end - begin), 0.f);
     for (size_t i = begin; i < end; ++i) rec_resize_normalize(crops[order[i]], h, w, buffer.data() + per * (i - begin));
-    stats_.preprocess_ms += sw.elapsed_ms();
+    call.preprocess_ms += sw.elapsed_ms();
 
-    const double before = model_->run_ms();
-    TensorView out = model_->run(buffer.data(), {static_cast<int64_t>(end - begin), 3, h, w});
-    stats_.inference_ms += model_->run_ms() - before;
+    double run_ms = 0;
+    TensorView out = model_->run(buffer.data(), {static_cast<int64_t>(end - begin), 3, h, w}, &run_ms);
+    call.inference_ms += run_ms;
 
     sw.reset();
     const int64_t labels = static_cast<int64_t>(params_.label_list.size());
@@ -53,11 +54,23 @@ std::vector<ClsResult> TextClassifier::classify(std::vector<cv::Mat>& crops) {
       if (r.label.find("180") != std::string::npos && r.score > params_.thresh)
         crops[order[i]] = rotate_180(crops[order[i]]);
     }
-    stats_.postprocess_ms += sw.elapsed_ms();
-    stats_.calls += 1;
-    stats_.images += static_cast<long>(end - begin);
+    call.postprocess_ms += sw.elapsed_ms();
+    call.calls += 1;
+    call.images += static_cast<long>(end - begin);
   }
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  stats_ += call;
   return results;
+}
+
+StageStats TextClassifier::stats() const {
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  return stats_;
+}
+
+void TextClassifier::reset_stats() {
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  stats_ = {};
 }
 
 }  // namespace ocrforge

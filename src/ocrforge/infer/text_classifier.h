@@ -1,6 +1,7 @@
 // Text-line direction classifier (PaddleOCR's predict_cls): 0 or 180 degrees.
 #pragma once
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -23,16 +24,18 @@ class TextClassifier {
   TextClassifier(const ClsParams& params, const RuntimeParams& runtime);
 
   // Classifies each crop; a crop whose label contains "180" with score above
-  // cls_thresh is rotated by 180 degrees in place.
+  // cls_thresh is rotated by 180 degrees in place. Safe to call from several
+  // threads at once (stats merged under a lock).
   std::vector<ClsResult> classify(std::vector<cv::Mat>& crops);
 
-  const StageStats& stats() const { return stats_; }
-  void reset_stats() { stats_ = {}; }
+  StageStats stats() const;
+  void reset_stats();
   const OrtModel& model() const { return *model_; }
 
  private:
   ClsParams params_;
   std::unique_ptr<OrtModel> model_;
+  mutable std::mutex stats_mutex_;
   StageStats stats_;
 };
 

@@ -34,14 +34,15 @@ TextDetector::TextDetector(const DetParams& params, const RuntimeParams& runtime
                 " (expected N x 3 x H x W -> N x 1 x H x W); check --det_model_dir");
 }
 
-std::vector<TextBox> TextDetector::detect(const cv::Mat& bgr) {
-  Stopwatch sw;
-  DetInput input = det_preprocess(bgr, params_.resize);
-  stats_.preprocess_ms += sw.elapsed_ms();
+std::vector<TextBox> TextDetector::detect(const cv::Mat& bgr) { return detect(bgr, params_.resize, params_.post); }
 
-  const double before = model_->run_ms();
-  TensorView out = model_->run(input.chw.data(), {1, 3, input.size.height, input.size.width});
-  stats_.inference_ms += model_->run_ms() - before;
+std::vector<TextBox> TextDetector::detect(const cv::Mat& bgr, const DetResizeParams& resize, const DbPostParams& post) {
+  StageStats call;
+  Stopwatch sw;
+  DetInput input = det_preprocess(bgr, resize);
+  call.preprocess_ms = sw.elapsed_ms();
+
+  TensorView out = model_->run(input.chw.data(), {1, 3, input.size.height, input.size.width}, &call.inference_ms);
 
   sw.reset();
   if (out.shape.size() != 4 || out.shape[2] != input.size.height || out.shape[3] != input.size.width)
@@ -50,12 +51,24 @@ std::vector<TextBox> TextDetector::detect(const cv::Mat& bgr) {
                 ": not a DB shrink map; check --det_model_dir");
   // Wrap ORT's buffer without copying; db_postprocess only reads it.
   cv::Mat prob(input.size.height, input.size.width, CV_32F, const_cast<float*>(out.data));
-  std::vector<TextBox> boxes = db_postprocess(prob, bgr.size(), params_.post);
+  std::vector<TextBox> boxes = db_postprocess(prob, bgr.size(), post);
   boxes = filter_det_boxes(std::move(boxes), bgr.size());
-  stats_.postprocess_ms += sw.elapsed_ms();
-  stats_.calls += 1;
-  stats_.images += 1;
+  call.postprocess_ms = sw.elapsed_ms();
+  call.calls = 1;
+  call.images = 1;
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  stats_ += call;
   return boxes;
+}
+
+StageStats TextDetector::stats() const {
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  return stats_;
+}
+
+void TextDetector::reset_stats() {
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  stats_ = {};
 }
 
 }  // namespace ocrforge

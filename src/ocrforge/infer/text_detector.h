@@ -1,6 +1,7 @@
 // Text detection (PaddleOCR's predict_det): DB model on ONNX Runtime.
 #pragma once
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -20,16 +21,23 @@ class TextDetector {
 
   // `bgr`: 8-bit, 3 channels. Boxes in image coordinates, clockwise from
   // top-left, filtered like filter_tag_det_res; not sorted (see sort_boxes).
+  // Safe to call from several threads at once (a server's requests share
+  // one detector): the ORT session allows it and the stats are merged under
+  // a lock.
   std::vector<TextBox> detect(const cv::Mat& bgr);
+  // With the resize and post-processing given for this call instead of the
+  // detector's own (per-request settings); the model is the same.
+  std::vector<TextBox> detect(const cv::Mat& bgr, const DetResizeParams& resize, const DbPostParams& post);
 
-  const StageStats& stats() const { return stats_; }
-  void reset_stats() { stats_ = {}; }
+  StageStats stats() const;
+  void reset_stats();
   const OrtModel& model() const { return *model_; }
   const DetParams& params() const { return params_; }
 
  private:
   DetParams params_;
   std::unique_ptr<OrtModel> model_;
+  mutable std::mutex stats_mutex_;
   StageStats stats_;
 };
 

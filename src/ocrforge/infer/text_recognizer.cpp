@@ -91,7 +91,10 @@ std::vector<RecText> TextRecognizer::recognize(const std::vector<cv::Mat>& crops
   const size_t threads = std::min(batches.size(), static_cast<size_t>(workers_));
   if (threads <= 1) {
     std::vector<float> buffer;
-    for (const RecBatch& batch : batches) run_batch(crops, batch, buffer, results, stats_);
+    StageStats call;
+    for (const RecBatch& batch : batches) run_batch(crops, batch, buffer, results, call);
+    std::lock_guard<std::mutex> lock(stats_mutex_);
+    stats_ += call;
     return results;
   }
   // Each thread takes the next batch until none is left; every batch writes
@@ -109,12 +112,8 @@ std::vector<RecText> TextRecognizer::recognize(const std::vector<cv::Mat>& crops
       std::lock_guard<std::mutex> lock(merge);
       if (!failure) failure = std::current_exception();
     }
-    std::lock_guard<std::mutex> lock(merge);
-    stats_.calls += local.calls;
-    stats_.images += local.images;
-    stats_.preprocess_ms += local.preprocess_ms;
-    stats_.inference_ms += local.inference_ms;
-    stats_.postprocess_ms += local.postprocess_ms;
+    std::lock_guard<std::mutex> lock(stats_mutex_);
+    stats_ += local;
   };
   std::vector<std::thread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
@@ -122,6 +121,16 @@ std::vector<RecText> TextRecognizer::recognize(const std::vector<cv::Mat>& crops
   for (auto& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
   return results;
+}
+
+StageStats TextRecognizer::stats() const {
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  return stats_;
+}
+
+void TextRecognizer::reset_stats() {
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  stats_ = {};
 }
 
 void TextRecognizer::run_batch(const std::vector<cv::Mat>& crops, const RecBatch& batch, std::vector<float>& buffer,

@@ -1,6 +1,7 @@
 // Text recognition (PaddleOCR's predict_rec): CTC model on ONNX Runtime.
 #pragma once
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -26,16 +27,16 @@ class TextRecognizer {
   // gets its own input width (rec_input_width); up to batch_num crops of equal
   // width share an ORT call, so results do not depend on batch_num. Batches
   // run on up to workers() threads at once (RecParams::workers), which
-  // changes neither a result nor the order. Not for concurrent calls on one
-  // recognizer (stats_ is per recognizer); the workers are internal.
+  // changes neither a result nor the order. Safe to call from several
+  // threads at once (each call's stats are merged under a lock).
   std::vector<RecText> recognize(const std::vector<cv::Mat>& crops);
 
   // Batches run at once, and the ORT intra-op threads each gets.
   int workers() const { return workers_; }
   int threads_per_worker() const { return threads_per_worker_; }
 
-  const StageStats& stats() const { return stats_; }
-  void reset_stats() { stats_ = {}; }
+  StageStats stats() const;
+  void reset_stats();
   const OrtModel& model() const { return *model_; }
   const Charset& charset() const { return charset_; }
 
@@ -48,6 +49,7 @@ class TextRecognizer {
   int workers_ = 1, threads_per_worker_ = 1;
   std::unique_ptr<OrtModel> model_;
   Charset charset_;
+  mutable std::mutex stats_mutex_;
   StageStats stats_;
 };
 

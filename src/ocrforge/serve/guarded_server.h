@@ -1,0 +1,72 @@
+// cpp-httplib's server with a deadline on reading each request.
+//
+// cpp-httplib times out each read (a client silent for --read_timeout is
+// dropped) but a client that sends one byte per interval keeps a connection
+// thread forever (slowloris). Here each request must arrive whole within
+// request_read_timeout, counted from its first byte; the connection loop
+// (keep-alive, per-read and per-write timeouts) is this class's, the HTTP
+// parsing and routing stay cpp-httplib's (Server::process_request). The same
+// holds over TLS (the handshake counts as reading).
+//
+// A handler that answers before reading a body (401, 413 from the headers)
+// calls close_connection_after_response(): the connection then ends after
+// the response, its unread input drained for a moment so the client reads
+// the answer instead of a reset.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include <httplib.h>
+
+namespace ocrforge {
+
+struct ConnectionLimits {
+  std::chrono::milliseconds read_timeout{5000};           // silence allowed within a request
+  std::chrono::milliseconds request_read_timeout{30000};  // a whole request (line, headers, body)
+  std::chrono::milliseconds write_timeout{10000};         // a stalled write of the response
+  std::chrono::milliseconds keep_alive_timeout{5000};     // idle between requests
+  size_t keep_alive_max_requests = 100;
+};
+
+// Stops a server whose listen loop runs on another thread. cpp-httplib's
+// stop() does nothing before the loop has started, so this waits for it to
+// start (or for `listening_ended`, set by that thread when listen returned).
+void stop_listening(httplib::Server& server, const std::atomic<bool>& listening_ended);
+
+// Marks the current request's connection to be closed after its response
+// (the thread that runs the handler is the connection's).
+void close_connection_after_response();
+
+// The steady-clock time the current request's first byte arrived (for
+// latency in access logs); valid in handlers and the logger.
+std::chrono::steady_clock::time_point request_start_time();
+
+// The listening socket's options: SO_REUSEADDR (a restart need not wait for
+// old connections to time out) but not cpp-httplib's SO_REUSEPORT, with
+// which a second server on a port in use binds too and takes part of its
+// connections instead of failing.
+void exclusive_port_options(int sock);
+
+template <class Base>
+class GuardedServer : public Base {
+ public:
+  template <class... Args>
+  explicit GuardedServer(ConnectionLimits limits, Args&&... args)
+      : Base(std::forward<Args>(args)...), limits_(limits) {
+    this->set_socket_options(exclusive_port_options);
+  }
+
+ private:
+  bool process_and_close_socket(int sock) override;  // cpp-httplib's socket_t on POSIX
+  ConnectionLimits limits_;
+};
+
+using GuardedHttpServer = GuardedServer<httplib::Server>;
+using GuardedHttpsServer = GuardedServer<httplib::SSLServer>;
+
+extern template class GuardedServer<httplib::Server>;
+extern template class GuardedServer<httplib::SSLServer>;
+
+}  // namespace ocrforge

@@ -1,0 +1,35 @@
+#include "ocrforge/serve/serve_options.h"
+
+#include <arpa/inet.h>
+
+#include "ocrforge/core/error.h"
+
+namespace ocrforge {
+
+bool is_loopback_host(const std::string& host) {
+  if (host == "localhost") return true;
+  in_addr v4{};
+  if (inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, host.c_str(), &v6) == 1) return IN6_IS_ADDR_LOOPBACK(&v6);
+  return false;
+}
+
+void check_serve_options(const ServeOptions& o) {
+  if (!is_loopback_host(o.host) && !o.keys.enabled() && !o.insecure)
+    throw UsageError("--host " + o.host + " is reachable from other machines and no --api_keys_file is set: anyone "
+                     "could use this server. Give keys (--api_keys_file), or pass --insecure to serve without them");
+  if (o.tls_cert.empty() != o.tls_key.empty())
+    throw UsageError("HTTPS needs both --tls_cert and --tls_key (PEM files)");
+  if (o.port < 0 || o.port > 65535) throw UsageError("--port must be 0..65535, got " + std::to_string(o.port));
+  if (o.metrics_port > 65535) throw UsageError("--metrics_port must be <= 65535");
+  if (o.max_concurrency < 1) throw UsageError("--max_concurrency must be >= 1");
+  if (o.http_threads < 1) throw UsageError("--http_threads must be >= 1");
+  if (o.max_request_images < 1) throw UsageError("--max_request_images must be >= 1");
+  if (o.max_body_bytes < 1024) throw UsageError("--max_body_mb is too small to hold an image");
+  if (o.request_timeout.count() <= 0) throw UsageError("--request_timeout must be > 0");
+  if (o.connection.read_timeout.count() <= 0 || o.connection.request_read_timeout.count() <= 0)
+    throw UsageError("--read_timeout and --request_read_timeout must be > 0");
+}
+
+}  // namespace ocrforge
