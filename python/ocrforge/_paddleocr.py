@@ -150,8 +150,9 @@ class PaddleOCR:
             self._log_times(raw, use_cls)
             if self._settings.save_crop_res:
                 self._save_crops(raw["lines"])
-            drop = self._params["drop_score"]
-            page = [[line[0], (line[2], line[3])] for line in raw["lines"] if line[3] >= drop]
+            # In float32, as the C++ pipeline compares (scores are float32 values).
+            drop = np.float32(self._params["drop_score"])
+            page = [[line[0], (line[2], line[3])] for line in raw["lines"] if np.float32(line[3]) >= drop]
             return [page or None]
         if det:
             boxes = pool.detect(_inputs.image_arg(img), rgb, bool(inv), bool(bin))

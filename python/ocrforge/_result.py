@@ -121,7 +121,8 @@ def build(raw, input_path, name, params, score_thresh, font_path):
             return np.stack(arrs) if arrs else np.zeros((0, 4, 2), dtype=np.int16)
         return arrs
 
-    kept = [line for line in lines if line[3] >= score_thresh]
+    # In float32, as the C++ pipeline compares drop_score (scores are float32 values).
+    kept = [line for line in lines if np.float32(line[3]) >= np.float32(score_thresh)]
     label_list = list(params["label_list"])
     angles = [label_list.index(line[4]) if line[4] in label_list else -1 for line in lines]
     boxes = []

@@ -4,6 +4,8 @@
 // released while images are decoded and the models run, so Python threads
 // calling one PaddleOCR object overlap. Links ocrforge::infer only (never
 // LibTorch).
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -124,6 +126,13 @@ py::dict result_dict(const OcrResult& r, const InputImage& in, bool keep_image) 
   return d;
 }
 
+// A float parameter as the value the user wrote (0.6, not 0.6000000238).
+double decimal(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.7g", static_cast<double>(v));
+  return std::strtod(buf, nullptr);
+}
+
 const char* limit_type_name(DetLimitType t) { return t == DetLimitType::Max ? "max" : "min"; }
 
 py::dict params_dict(const PipelinePool& pool) {
@@ -132,15 +141,15 @@ py::dict params_dict(const PipelinePool& pool) {
   d["limit_side_len"] = p.det.resize.limit_side_len;
   d["limit_type"] = limit_type_name(p.det.resize.limit_type);
   d["max_side_limit"] = p.det.resize.max_side_limit;
-  d["thresh"] = p.det.post.thresh;
-  d["box_thresh"] = p.det.post.box_thresh;
-  d["unclip_ratio"] = p.det.post.unclip_ratio;
+  d["thresh"] = decimal(p.det.post.thresh);
+  d["box_thresh"] = decimal(p.det.post.box_thresh);
+  d["unclip_ratio"] = decimal(p.det.post.unclip_ratio);
   d["use_dilation"] = p.det.post.use_dilation;
   d["score_mode"] = p.det.post.score_mode == DbScoreMode::Fast ? "fast" : "slow";
   d["box_type"] = p.det.post.box_type == DetBoxType::Quad ? "quad" : "poly";
   d["use_angle_cls"] = p.use_angle_cls;
-  d["drop_score"] = p.drop_score;
-  d["cls_thresh"] = p.cls.thresh;
+  d["drop_score"] = decimal(p.drop_score);
+  d["cls_thresh"] = decimal(p.cls.thresh);
   d["label_list"] = p.cls.label_list;
   d["rec_image_shape"] = py::make_tuple(3, p.rec.image_h, p.rec.image_w);
   d["cpu_threads"] = p.runtime.cpu_threads;
