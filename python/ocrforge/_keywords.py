@@ -31,6 +31,7 @@ class Settings:
 
     def __init__(self):
         self.flags = {}  # flag name (no dashes) -> value text, in the order set
+        self.keyword_of = {}  # flag name -> the keyword that set it (for messages)
         self.lang = "ch"
         self.show_log = True
         self.warmup = False
@@ -113,6 +114,7 @@ def _flag(flag, kind):
 
     def apply(s, name, v):
         s.flags[flag] = _FLAG_TEXT[kind](name, v)
+        s.keyword_of[flag] = name
 
     apply.kind = f"flag --{flag}"
     return apply
@@ -202,8 +204,10 @@ def _device(s, name, v):
             "built with CUDA (npu, xpu, mlu, dcu are not available)"
         )
     s.flags["use_gpu"] = "True" if m.group(1) == "gpu" else "False"
+    s.keyword_of["use_gpu"] = name
     if m.group(2):
         s.flags["gpu_id"] = m.group(2)
+        s.keyword_of["gpu_id"] = name
 
 
 _device.kind = "flags --use_gpu / --gpu_id"
@@ -219,6 +223,7 @@ def _onnx_providers(s, name, v):
         if p not in known:
             raise ValueError(f"{name}: provider {p!r} is not supported (CPUExecutionProvider, CUDAExecutionProvider)")
     s.flags["use_gpu"] = known[v[0]]
+    s.keyword_of["use_gpu"] = name
 
 
 _onnx_providers.kind = "flag --use_gpu (first provider)"
@@ -430,6 +435,12 @@ def resolve(kwargs):
             continue
         handler(s, name, value)
     return s
+
+
+def name_keywords(message, keyword_of):
+    """A C++ message names flags ("--det_db_box_thresh=1.5 ..."): name the
+    keywords instead, the one the caller used when it is known."""
+    return re.sub(r"--([A-Za-z0-9_]+)", lambda m: keyword_of.get(m.group(1), m.group(1)), message)
 
 
 def describe():

@@ -101,14 +101,19 @@ class PaddleOCR:
             out[flag] = os.path.join(root, where[flag])
         return out
 
-    def _pool(self, **overrides):
+    def _pool(self, keyword_of=None, **overrides):
         """The C++ pipeline pool for the base flags with `overrides` (flag -> text)."""
         flags = dict(self._base)
         flags.update(overrides)
         key = tuple(flags.items())
         pool = self._pools.get(key)
         if pool is None:
-            pool = self._engine.pool([f"--{k}={v}" for k, v in flags.items()])
+            try:
+                pool = self._engine.pool([f"--{k}={v}" for k, v in flags.items()])
+            except (ValueError, RuntimeError) as e:
+                names = dict(self._settings.keyword_of)
+                names.update(keyword_of or {})
+                raise type(e)(_keywords.name_keywords(str(e), names)) from None
             self._pools[key] = pool
         return pool
 
@@ -225,7 +230,7 @@ class PaddleOCR:
         thresh = per_call.text_rec_score_thresh if text_rec_score_thresh is not None \
             else self._settings.text_rec_score_thresh
         items = _inputs.predict_inputs(input)
-        pool = self._pool(**per_call.flags)
+        pool = self._pool(per_call.keyword_of, **per_call.flags)
         params = pool.params
         font = self._settings.vis_font_path
 

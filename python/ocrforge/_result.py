@@ -9,10 +9,15 @@ save_to_img(), .json, .img.
 """
 import json
 import os
+import re
 
 import numpy as np
 
 from . import _ocrforge
+
+
+# An innermost JSON list of numbers spread over lines by indent.
+_NUMBER_LIST = re.compile(r"\[\s*(-?[0-9][-0-9.eE+]*(?:,\s*-?[0-9][-0-9.eE+]*)*)\s*\]")
 
 
 def _jsonable(v):
@@ -71,9 +76,11 @@ class OCRResult(dict):
         return {"ocr_res_img": Image.fromarray(rgb)}
 
     def print(self, format_json=True, indent=4, ensure_ascii=False):
-        """Prints the result (JSON with `indent` when format_json)."""
+        """Prints the result: JSON with `indent` when format_json (lists of
+        numbers kept on one line, so that a box is one line), else the dict."""
         if format_json:
-            print(json.dumps(self.json, indent=indent, ensure_ascii=ensure_ascii))
+            text = json.dumps(self.json, indent=indent, ensure_ascii=ensure_ascii)
+            print(_NUMBER_LIST.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]", text))
         else:
             print(self.json)
 

@@ -26,6 +26,7 @@ from ocrforge import PaddleOCR, _keywords
         ({"type": "structure"}, "type='structure'"),
         ({"min_subgraph_size": 5}, "min_subgraph_size=5"),
         ({"det_db_box_thresh": 1.5}, "det_db_box_thresh=1.5 is out of range"),
+        ({"text_det_box_thresh": 1.5}, "text_det_box_thresh=1.5 is out of range"),  # the caller's name
         ({"det_limit_type": "both"}, "det_limit_type must be max or min"),
         ({"cls_thresh": "high"}, "cls_thresh='high': expected a number"),
         ({"use_angle_cls": "yes"}, "use_angle_cls='yes': expected True or False"),
