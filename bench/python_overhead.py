@@ -3,11 +3,13 @@
     PYTHONPATH=build/python python3 bench/python_overhead.py --image_dir tests/data/samples --rounds 6
 
 1. Overhead: per-image time of PaddleOCR.ocr(path) against the same pipeline
-   driven by a C++ loop in the same process (Pool._bench_native: read_image
-   + OcrPipeline::run per image, no Python in between), over the same
-   images, alternating the sides every round (A B B A ...) so both see the
-   same machine load. Reported: ms per image (median over rounds) and the
-   ratio Python / C++ (median of the per-round ratios).
+   driven from C++ in the same process (Pool._bench_native: read_image +
+   OcrPipeline::run, no Python conversion), on each image in turn, the side
+   that goes first alternating image by image and round by round (A B B A
+   ...) so both see the same machine load. Wall time and the process's CPU
+   time (all its threads: less disturbed by other processes on a shared
+   machine) are summed per round. Reported: ms per image (median over
+   rounds) and the ratios Python / C++ (median of the per-round ratios).
 2. Threads: images per second with 1 thread and with --threads threads
    calling ocr() on one object (each thread the whole list, in its own
    order; one thread does the list --threads times, so the work is equal),
@@ -28,17 +30,10 @@ def load():
         return " ".join(f.read().split()[:3])
 
 
-def python_pass(ocr, paths):
-    t = time.perf_counter()
-    for p in paths:
-        ocr.ocr(p)
-    return (time.perf_counter() - t) * 1000
-
-
-def native_pass(pool, paths):
-    t = time.perf_counter()
-    pool._bench_native(paths)
-    return (time.perf_counter() - t) * 1000
+def timed(fn):
+    w, c = time.perf_counter(), time.process_time()
+    fn()
+    return (time.perf_counter() - w) * 1000, (time.process_time() - c) * 1000
 
 
 def threaded_pass(ocr, paths, threads):
@@ -84,22 +79,30 @@ def main():
     print(f"load average at start: {load()}")
     print(f"{len(paths)} images from {args.image_dir}, cpu_threads={pool.params['cpu_threads']}, "
           f"{os.cpu_count()} CPUs, ocrforge {_ocrforge.__version__}")
-    python_pass(ocr, paths)  # warm-up of both sides' (shared) pipeline
-    native_pass(pool, paths)
+    for p in paths:  # warm-up of the (shared) pipeline
+        ocr.ocr(p)
+        pool._bench_native([p])
 
-    py_ms, cpp_ms, ratios = [], [], []
+    sides = {"py": lambda p: ocr.ocr(p), "cpp": lambda p: pool._bench_native([p])}
+    rounds = {"py": {"wall": [], "cpu": []}, "cpp": {"wall": [], "cpu": []}}
     for r in range(args.rounds):
-        order = ("py", "cpp") if r % 2 == 0 else ("cpp", "py")
-        got = {}
-        for side in order:
-            got[side] = python_pass(ocr, paths) if side == "py" else native_pass(pool, paths)
-        py_ms.append(got["py"] / len(paths))
-        cpp_ms.append(got["cpp"] / len(paths))
-        ratios.append(got["py"] / got["cpp"])
-        print(f"round {r + 1} ({order[0]} first): python {py_ms[-1]:.1f} ms/img, c++ {cpp_ms[-1]:.1f} ms/img, "
-              f"ratio {ratios[-1]:.3f}")
-    print(f"OVERHEAD python_ms_per_img={statistics.median(py_ms):.1f} cpp_ms_per_img={statistics.median(cpp_ms):.1f} "
-          f"ratio_median={statistics.median(ratios):.3f} ratio_min={min(ratios):.3f} ratio_max={max(ratios):.3f}")
+        total = {s: [0.0, 0.0] for s in sides}
+        for i, p in enumerate(paths):
+            for side in (("py", "cpp") if (r + i) % 2 == 0 else ("cpp", "py")):
+                w, c = timed(lambda: sides[side](p))
+                total[side][0] += w
+                total[side][1] += c
+        for side in sides:
+            rounds[side]["wall"].append(total[side][0] / len(paths))
+            rounds[side]["cpu"].append(total[side][1] / len(paths))
+        print(f"round {r + 1}: wall python {rounds['py']['wall'][-1]:.1f} / c++ {rounds['cpp']['wall'][-1]:.1f} "
+              f"ms/img, cpu python {rounds['py']['cpu'][-1]:.1f} / c++ {rounds['cpp']['cpu'][-1]:.1f} ms/img")
+    ratio = {k: [a / b for a, b in zip(rounds["py"][k], rounds["cpp"][k])] for k in ("wall", "cpu")}
+    med = statistics.median
+    print(f"OVERHEAD wall python={med(rounds['py']['wall']):.1f} cpp={med(rounds['cpp']['wall']):.1f} ms/img "
+          f"ratio={med(ratio['wall']):.3f} (min {min(ratio['wall']):.3f}, max {max(ratio['wall']):.3f}); "
+          f"cpu python={med(rounds['py']['cpu']):.1f} cpp={med(rounds['cpp']['cpu']):.1f} ms/img "
+          f"ratio={med(ratio['cpu']):.3f} (min {min(ratio['cpu']):.3f}, max {max(ratio['cpu']):.3f})")
 
     if not args.skip_threads:
         n = args.threads
