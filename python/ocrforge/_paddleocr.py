@@ -108,6 +108,8 @@ class PaddleOCR:
         key = tuple(flags.items())
         pool = self._pools.get(key)
         if pool is None:
+            if self._engine is None:
+                raise RuntimeError("this PaddleOCR object was closed (close()); create a new one")
             try:
                 pool = self._engine.pool([f"--{k}={v}" for k, v in flags.items()])
             except (ValueError, RuntimeError) as e:
