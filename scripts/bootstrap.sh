@@ -23,7 +23,8 @@ PACKAGES=(cmake g++ make ccache pkg-config ca-certificates npm
   fonts-noto-cjk fonts-dejavu-core fonts-liberation2 wamerican libfreetype-dev libharfbuzz-dev
   libtorch-dev libgloo-dev python3-torch libonnx-dev python3-onnx
   tesseract-ocr tesseract-ocr-eng
-  libcpp-httplib-dev chromium chromium-driver python3-selenium)
+  libcpp-httplib-dev chromium chromium-driver python3-selenium
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel python3-venv)
 
 log() { printf '[bootstrap] %s\n' "$*"; }
 
