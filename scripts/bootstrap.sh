@@ -22,7 +22,8 @@ PACKAGES=(cmake g++ make ccache pkg-config ca-certificates npm
   libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   fonts-noto-cjk fonts-dejavu-core fonts-liberation2 wamerican libfreetype-dev libharfbuzz-dev
   libtorch-dev libgloo-dev python3-torch libonnx-dev python3-onnx
-  tesseract-ocr tesseract-ocr-eng)
+  tesseract-ocr tesseract-ocr-eng
+  libqpdf-dev qpdf poppler-utils libxml2-utils w3c-sgml-lib ocrmypdf)
 
 log() { printf '[bootstrap] %s\n' "$*"; }
 
