@@ -28,7 +28,12 @@ namespace ocrforge {
 
 namespace {
 
+// The font's resource name on pages added to an existing PDF: one that page
+// content is unlikely to use already.
 const char* kFontResource = "/OcrforgeGlyphless";
+// On new pages: Tesseract's name for its glyphless font, which OCRmyPDF
+// looks for when it grafts a text-only page onto its output.
+const char* kNewPageFontResource = "/f-0-0";
 
 // The ToUnicode map of the font: each two-byte code is its UTF-16 code unit.
 const char* kToUnicode =
@@ -173,7 +178,7 @@ class SpoolProvider : public QPDFObjectHandle::StreamDataProvider {
 
 QPDFObjectHandle font_resources(QPDFObjectHandle font) {
   auto fonts = QPDFObjectHandle::newDictionary();
-  fonts.replaceKey(kFontResource, font);
+  fonts.replaceKey(kNewPageFontResource, font);
   return fonts;
 }
 
@@ -238,7 +243,7 @@ void SearchablePdf::add_page(const PdfImage* image, const DocPage& page) {
     resources.replaceKey("/XObject", xobjects);
     content += "q\n" + num(frame.urx) + " 0 0 " + num(frame.ury) + " 0 0 cm\n/Im0 Do\nQ\n";
   }
-  content += text_layer_operators(page, frame, kFontResource);
+  content += text_layer_operators(page, frame, kNewPageFontResource);
 
   auto media_box = QPDFObjectHandle::newArray();
   for (double v : {0.0, 0.0, frame.urx, frame.ury}) media_box.appendItem(QPDFObjectHandle::newReal(v, 4));
