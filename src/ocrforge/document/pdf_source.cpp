@@ -103,7 +103,12 @@ PdfSource::PdfSource(const std::string& path) : path_(path), s_(std::make_unique
     }
     warnings_.push_back(w.getMessageDetail());
   }
-  if (s_->pages.empty()) throw Error("PDF '" + path + "' has no pages");
+  if (s_->pages.empty()) {
+    if (!warnings_.empty())
+      throw Error("PDF '" + path + "' is damaged (" + warnings_.at(std::min<size_t>(1, warnings_.size() - 1)) +
+                  ") and qpdf's repair found no page in it: the file is cut short or broken");
+    throw Error("PDF '" + path + "' has no pages");
+  }
 }
 
 PdfSource::~PdfSource() = default;
