@@ -15,7 +15,9 @@ void declare_document_flags(FlagSet& f) {
   f.add("output_format", "",
         "document files to write per input, comma-separated (Tesseract's names): txt, hocr, alto (.xml), tsv, "
         "pdf (searchable: page image + invisible text; a PDF input keeps its pages and gains the text)");
-  f.add("pdf_dpi", "300", "resolution PDF pages are rendered at (0: each page's scan resolution, else 300)");
+  f.add("pdf_dpi", "300",
+        "resolution PDF pages are rendered at (0: a scanned page's own image, taken out unrendered when it can be, "
+        "else rendered at its resolution; 300 for pages that are no scan)");
   f.add("pages", "", "pages of each PDF / multi-page TIFF to read, e.g. 1-3,7 or 5- (default: all)");
   f.add("page_num", "0", "PaddleOCR's page_num: read only the first N (selected) pages of each document; 0 = all");
   f.add("max_pages", "1000", "refuse a document with more pages to read than this (0 = no cap)");

@@ -102,10 +102,13 @@ LoadedImage DocumentInputs::decode(const std::string& key) {
     }
     double dpi = it.dpi;
     if (dpi <= 0) {
+      // --pdf_dpi 0: the page's own scan, taken out of the PDF unrendered
+      // when it can be, else rendered at the scan's resolution.
       const double scan = open_pdf_->shape(it.page).scan_dpi;
       dpi = scan >= 50 && scan <= 1200 ? scan : kFallbackDpi;
+      img.bgr = open_pdf_->scan_image(it.page, p_.read.max_pixels);
     }
-    img.bgr = open_pdf_->render(it.page, dpi, p_.read.max_pixels);
+    if (img.bgr.empty()) img.bgr = open_pdf_->render(it.page, dpi, p_.read.max_pixels);
     std::lock_guard<std::mutex> lock(mutex_);
     decoded_dpi_[key] = dpi;
   }

@@ -34,7 +34,7 @@ struct DocumentReadParams {
   PageSelection pages;     // --pages
   int page_num = 0;        // --page_num: the first N selected pages (0: all)
   int max_pages = 1000;    // --max_pages: a document with more pages to read is refused
-  double pdf_dpi = 300;    // --pdf_dpi (0: the page's scan resolution, 300 when it has none)
+  double pdf_dpi = 300;    // --pdf_dpi (0: the page's own scan image, see PdfSource::scan_image; 300 when it has none)
   double image_dpi = 0;    // --image_dpi (0: the file's own, 300 when it states none)
 };
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "document_test_support.h"
 #include "ocrforge/core/error.h"
@@ -131,4 +132,35 @@ TEST(PdfSource, TruncatedFileReadsWhatRemainsOrFailsPerPage) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find(dir + "/cut.pdf"), std::string::npos) << e.what();
   }
+}
+
+TEST(PdfSource, ScanImageIsTheStoredPixels) {
+  const std::string dir = test::fresh_dir("pdf_scan_image");
+  const std::string jpeg_path = test::data_dir() + "/samples/imgs_en_254.jpg";
+  PdfSource jpeg_pdf(scan_pdf(dir));
+  const cv::Mat from_jpeg = jpeg_pdf.scan_image(0, 0);
+  const cv::Mat want = cv::imread(jpeg_path);
+  ASSERT_EQ(from_jpeg.size(), want.size());
+  EXPECT_EQ(cv::norm(from_jpeg, want, cv::NORM_INF), 0.0);
+  // Flate-stored pixels (grey) come back exactly too.
+  cv::Mat grey(60, 45, CV_8UC1);
+  cv::randu(grey, 0, 255);
+  cv::Mat grey_bgr;
+  cv::cvtColor(grey, grey_bgr, cv::COLOR_GRAY2BGR);
+  DocPage page;
+  page.info.size = grey.size();
+  page.info.dpi_x = page.info.dpi_y = 150;
+  {
+    SearchablePdf pdf(dir + "/grey.pdf", false);
+    const PdfImage img = pdf_image_from_pixels(grey_bgr);
+    pdf.add_page(&img, page);
+    pdf.finish();
+  }
+  PdfSource grey_pdf(dir + "/grey.pdf");
+  const cv::Mat back = grey_pdf.scan_image(0, 0);
+  ASSERT_EQ(back.size(), grey.size());
+  EXPECT_EQ(cv::norm(back, grey_bgr, cv::NORM_INF), 0.0);
+  EXPECT_NEAR(grey_pdf.shape(0).scan_dpi, 150, 0.01);
+  // The pixel cap holds here as well.
+  EXPECT_THROW(grey_pdf.scan_image(0, 100), Error);
 }

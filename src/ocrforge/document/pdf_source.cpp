@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFExc.hh>
@@ -141,6 +142,66 @@ PdfPageShape PdfSource::shape(int index) {
   if (!(shape.width_pt > 0 && shape.height_pt > 0))
     throw Error("PDF '" + path_ + "' page " + std::to_string(index + 1) + " has no size (an empty MediaBox)");
   return shape;
+}
+
+cv::Mat PdfSource::scan_image(int index, int64_t max_pixels) {
+  QPDFPageObjectHelper& page = s_->pages.at(static_cast<size_t>(index));
+  try {
+    auto rotate = page.getAttribute("/Rotate", false);
+    if (rotate.isInteger() && rotate.getIntValue() % 360 != 0) return {};
+    const auto images = page.getPageImages();
+    if (images.size() != 1) return {};
+    QPDFObjectHandle image = images.begin()->second;
+    QPDFObjectHandle dict = image.getDict();
+    for (const char* key : {"/SMask", "/Mask", "/Decode"})
+      if (dict.hasKey(key)) return {};
+    QPDFObjectHandle mask = dict.getKey("/ImageMask");
+    if (mask.isBool() && mask.getBoolValue()) return {};
+    QPDFObjectHandle bpc = dict.getKey("/BitsPerComponent"), w = dict.getKey("/Width"), h = dict.getKey("/Height");
+    if (!bpc.isInteger() || bpc.getIntValue() != 8 || !w.isInteger() || !h.isInteger()) return {};
+    const long long width = w.getIntValue(), height = h.getIntValue();
+    if (width <= 0 || height <= 0) return {};
+    // Grey or RGB: the device spaces, or an ICC profile with 1 or 3 components.
+    int components = 0;
+    QPDFObjectHandle cs = dict.getKey("/ColorSpace");
+    if (cs.isName()) {
+      components = cs.getName() == "/DeviceGray" ? 1 : cs.getName() == "/DeviceRGB" ? 3 : 0;
+    } else if (cs.isArray() && cs.getArrayNItems() == 2 && cs.getArrayItem(0).isName() &&
+               cs.getArrayItem(0).getName() == "/ICCBased" && cs.getArrayItem(1).isStream()) {
+      QPDFObjectHandle n = cs.getArrayItem(1).getDict().getKey("/N");
+      components = n.isInteger() && (n.getIntValue() == 1 || n.getIntValue() == 3) ? static_cast<int>(n.getIntValue()) : 0;
+    }
+    if (components == 0) return {};
+    // The image must have the page's shape (it fills the page).
+    const auto box = page.getCropBox(false, false).getArrayAsRectangle();
+    const double pw = std::abs(box.urx - box.llx), ph = std::abs(box.ury - box.lly);
+    if (pw <= 0 || ph <= 0 || std::abs(width / pw - height / ph) > 0.01 * std::max(width / pw, height / ph)) return {};
+    if (max_pixels > 0 && width * height > max_pixels)
+      throw Error("PDF '" + path_ + "' page " + std::to_string(index + 1) + ": its scan is " + std::to_string(width) +
+                  " x " + std::to_string(height) + " pixels, more than --max_image_pixels " +
+                  std::to_string(max_pixels) + ": raise --max_image_pixels or render it smaller with --pdf_dpi");
+    QPDFObjectHandle filter = dict.getKey("/Filter");
+    if (filter.isArray() && filter.getArrayNItems() == 1) filter = filter.getArrayItem(0);
+    cv::Mat bgr;
+    if (filter.isName() && filter.getName() == "/DCTDecode") {
+      auto raw = image.getRawStreamData();
+      const cv::Mat bytes(1, static_cast<int>(raw->getSize()), CV_8U, raw->getBuffer());
+      // A JPEG inside a PDF is shown as stored: its EXIF orientation is not applied.
+      bgr = cv::imdecode(bytes, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+    } else {
+      auto data = image.getStreamData(qpdf_dl_generalized);  // throws for filters qpdf cannot decode
+      if (data->getSize() != static_cast<size_t>(width * height * components)) return {};
+      const cv::Mat pixels(static_cast<int>(height), static_cast<int>(width), components == 1 ? CV_8UC1 : CV_8UC3,
+                           data->getBuffer());
+      cv::cvtColor(pixels, bgr, components == 1 ? cv::COLOR_GRAY2BGR : cv::COLOR_RGB2BGR);
+    }
+    if (bgr.cols != width || bgr.rows != height) return {};
+    return bgr;
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception&) {
+    return {};  // not decodable here (CCITT, JBIG2, JPX, a damaged stream): render the page
+  }
 }
 
 cv::Mat PdfSource::render(int index, double dpi, int64_t max_pixels) {

@@ -37,6 +37,14 @@ class PdfSource {
   // Size and scan resolution of page `index` (0-based).
   PdfPageShape shape(int index);
 
+  // The page's own scan, decoded from the PDF as it is stored (no
+  // rendering, so the very pixels that were scanned): when page `index` is
+  // unrotated and shows exactly one 8-bit grey or RGB image, without a mask,
+  // stored as JPEG (DCTDecode) or Flate (any of qpdf's general filters),
+  // whose shape matches the page's. Empty otherwise (then render it). Throws
+  // Error only for a pixel count over `max_pixels` (<= 0: no cap).
+  cv::Mat scan_image(int index, int64_t max_pixels);
+
   // Renders page `index` at `dpi` with pdftoppm (its CropBox, as shown) to
   // 8-bit BGR. Throws Error naming the file and page when the page would
   // have more than `max_pixels` pixels (checked before rendering; <= 0: no

@@ -80,6 +80,61 @@ std::string to_cid_hex(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// Where a word is drawn: its baseline start, direction, height and length.
+struct Placement {
+  cv::Point2d origin, dir;
+  double height = 0, length = 0;
+  double start = 0, end = 0;  // along dir, from the user-space origin
+};
+
+// Poppler (pdftotext) reads text at angles off the four axes as "diagonal"
+// and breaks a word wherever its baseline has drifted a tenth of the font
+// size: a word tilted by a degree or two is then cut in pieces. Words within
+// kSnapDegrees of an axis are drawn along that axis instead, over the span
+// of the tilted box, at its height; steeper ones at their own angle.
+constexpr double kSnapDegrees = 10.0;
+
+Placement place(const Quad& q, const PdfPageFrame& frame) {
+  cv::Point2d p[4];
+  for (int k = 0; k < 4; ++k) p[k] = to_user_space(frame, q[k]);
+  const cv::Point2d along = p[2] - p[3];
+  Placement pl;
+  const double len = std::hypot(along.x, along.y);
+  if (len <= 0) return pl;
+  const double angle = std::atan2(along.y, along.x);
+  const double quarter = std::round(angle / (M_PI / 2)) * (M_PI / 2);
+  const bool snap = std::abs(angle - quarter) <= kSnapDegrees * M_PI / 180;
+  pl.dir = snap ? cv::Point2d(std::round(std::cos(quarter)), std::round(std::sin(quarter))) : along / len;
+  const cv::Point2d up(-pl.dir.y, pl.dir.x);
+  // The word's height across its own baseline (not the taller upright box).
+  const cv::Point2d rise = p[0] - p[3];
+  pl.height = std::abs(-along.y / len * rise.x + along.x / len * rise.y);
+  double u0 = 1e300, u1 = -1e300, v0 = 1e300, v1 = -1e300;
+  for (const auto& pt : p) {
+    u0 = std::min(u0, pt.dot(pl.dir));
+    u1 = std::max(u1, pt.dot(pl.dir));
+    v0 = std::min(v0, pt.dot(up));
+    v1 = std::max(v1, pt.dot(up));
+  }
+  if (!snap) {  // exact: along the bottom edge
+    pl.origin = p[3];
+    pl.length = len;
+    pl.start = p[3].dot(pl.dir);
+    pl.end = pl.start + len;
+    return pl;
+  }
+  const double base = (v0 + v1) / 2 - pl.height / 2;
+  pl.origin = pl.dir * u0 + up * base;
+  pl.length = u1 - u0;
+  pl.start = u0;
+  pl.end = u1;
+  return pl;
+}
+
+}  // namespace
+
 std::string text_layer_operators(const DocPage& page, const PdfPageFrame& frame, const std::string& font) {
   std::string ops;
   for (const auto& block : page.blocks)
@@ -87,22 +142,15 @@ std::string text_layer_operators(const DocPage& page, const PdfPageFrame& frame,
       for (const auto& line : para.lines)
         for (size_t i = 0; i < line.words.size(); ++i) {
           const DocWord& w = line.words[i];
-          // The word's bottom edge is its baseline; its left edge its height.
-          const cv::Point2d bl = to_user_space(frame, w.quad[3]), br = to_user_space(frame, w.quad[2]);
-          const cv::Point2d tl = to_user_space(frame, w.quad[0]);
-          const cv::Point2d along = br - bl;
-          const double length = std::hypot(along.x, along.y);
-          if (length <= 0) continue;
-          const cv::Point2d dir = along / length;
-          const cv::Point2d rise = tl - bl;
-          const double height = std::abs(-dir.y * rise.x + dir.x * rise.y);
-          ops += draw(to_cid_hex(w.text), code_points(w.text).size(), bl, dir, height, length, font);
+          const Placement pl = place(w.quad, frame);
+          if (pl.length <= 0 || pl.height <= 0) continue;
+          ops += draw(to_cid_hex(w.text), code_points(w.text).size(), pl.origin, pl.dir, pl.height, pl.length, font);
           if (i + 1 < line.words.size()) {
             // The space fills the gap up to the next word (at least a tenth
             // of the height), so extraction breaks the words there.
-            const cv::Point2d next = to_user_space(frame, line.words[i + 1].quad[3]);
-            const double gap = (next - br).dot(dir);
-            ops += draw("0020", 1, br, dir, height, std::max(gap, height / 10), font);
+            const double next = place(line.words[i + 1].quad, frame).start;
+            const cv::Point2d at = pl.origin + pl.dir * pl.length;
+            ops += draw("0020", 1, at, pl.dir, pl.height, std::max(next - pl.end, pl.height / 10), font);
           }
         }
   if (ops.empty()) return ops;

@@ -2,7 +2,9 @@
 // mode 3 with the glyphless font, its baseline along the bottom edge of its
 // box, its size the box's height and its horizontal scale (Tz) such that the
 // word spans exactly its box; a space glyph between words of a line, so
-// text extraction sees word breaks.
+// text extraction sees word breaks. A word tilted by less than 10 degrees
+// from an axis is drawn along that axis (over its extent): pdftotext cuts
+// slightly tilted words apart.
 #pragma once
 #include <string>
 
