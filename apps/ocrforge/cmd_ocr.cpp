@@ -74,6 +74,7 @@ int cmd_ocr(const Args& args) {
   const std::vector<std::string> files = list_images(image_dir, {".pdf"});
   DocumentInputs inputs(doc.read);
   const std::vector<InputItem> items = inputs.expand(files, "ocr");
+  steady_memory_for_pages(items);
   std::vector<std::string> images;
   for (const auto& it : items) images.push_back(it.key);
   const ImageReaderFn reader = [&inputs](const std::string& key) { return inputs.decode(key); };

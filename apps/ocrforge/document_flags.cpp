@@ -1,6 +1,9 @@
 #include "document_flags.h"
 
+#include <malloc.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "ocrforge/core/error.h"
@@ -82,6 +85,17 @@ size_t add_document_page(DocumentOutputs& documents, const DocumentInputs& input
     std::fprintf(stderr, "ocrforge ocr: error: document output of '%s': %s\n", it.file.c_str(), e.what());
     return 1;
   }
+}
+
+void steady_memory_for_pages(const std::vector<InputItem>& items) {
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+  bool pages = false;
+  for (const auto& it : items) pages = pages || it.kind != InputItem::Kind::image;
+  if (!pages || std::getenv("MALLOC_MMAP_THRESHOLD_") || std::getenv("GLIBC_TUNABLES")) return;
+  mallopt(M_MMAP_THRESHOLD, 4 << 20);
+#else
+  (void)items;
+#endif
 }
 
 size_t finish_documents(DocumentOutputs& documents) {

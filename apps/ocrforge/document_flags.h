@@ -36,6 +36,14 @@ void name_pages(OcrOutputs& outputs, const std::vector<InputItem>& items, const 
 // output failed (counted as a failure), else 0.
 size_t add_document_page(DocumentOutputs& documents, const DocumentInputs& inputs, const std::string& key,
                          const cv::Mat& bgr, const OcrResult& result, const std::map<std::string, std::string>& stems);
+// When `items` hold document pages (PDF or TIFF), fixes glibc's mmap
+// threshold at 4 MiB (unless MALLOC_MMAP_THRESHOLD_ or GLIBC_TUNABLES set
+// it): a page image at 300 dpi is tens of MiB, and once one such buffer is
+// freed glibc's dynamic threshold would rise to it and serve every later
+// page from the heap, which then grows with the page count
+// (docs/documents.md#measurements).
+void steady_memory_for_pages(const std::vector<InputItem>& items);
+
 // Commits the last document's files; 1 when that failed (reported), else 0.
 size_t finish_documents(DocumentOutputs& documents);
 

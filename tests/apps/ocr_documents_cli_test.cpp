@@ -214,10 +214,11 @@ TEST(OcrDocuments, BadDocumentsAreReportedAndTheOtherFilesRead) {
     test::write_text(in + "/bomb.tif", t);
   }
   const bool encrypt = test::have("qpdf");
-  if (encrypt)
+  if (encrypt) {
     ASSERT_EQ(test::run_command("qpdf --encrypt secret owner 256 -- " + dir + "/two.pdf " + in + "/encrypted.pdf", dir)
                   .exit_code,
               0);
+  }
   const auto r = ocr("--image_dir " + in + " --output_format pdf,txt --draw_img_save_dir " + dir + "/out", dir);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const std::map<std::string, std::string> expect = {{"truncated.pdf", "damaged"},
@@ -228,7 +229,9 @@ TEST(OcrDocuments, BadDocumentsAreReportedAndTheOtherFilesRead) {
     const std::regex line("error: [^\\n]*" + file + "[^\\n]*" + words);
     EXPECT_TRUE(std::regex_search(r.err, line)) << file << ": " << words << "\n" << r.err;
   }
-  if (encrypt) EXPECT_NE(r.err.find("encrypted.pdf' is encrypted"), std::string::npos) << r.err;
+  if (encrypt) {
+    EXPECT_NE(r.err.find("encrypted.pdf' is encrypted"), std::string::npos) << r.err;
+  }
   // The good file was read and written.
   EXPECT_NE(test::read_text(dir + "/out/system_results.txt").find("good.jpg\t"), std::string::npos);
   EXPECT_NE(test::read_text(dir + "/out/good.txt").find("CAPITAL"), std::string::npos);

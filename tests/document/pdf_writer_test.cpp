@@ -103,7 +103,9 @@ TEST(PdfWriter, NewPdfKeepsTheJpegAndPlacesEachWord) {
   // The page image is the input file's bytes, not a re-encoded copy.
   EXPECT_EQ(raw_images(dir + "/out.pdf"), std::vector<std::string>{test::read_text(image)});
   // qpdf finds nothing wrong with the file (our font included).
-  if (test::have("qpdf")) EXPECT_EQ(test::run_command("qpdf --check " + dir + "/out.pdf", dir).exit_code, 0);
+  if (test::have("qpdf")) {
+    EXPECT_EQ(test::run_command("qpdf --check " + dir + "/out.pdf", dir).exit_code, 0);
+  }
 }
 
 TEST(PdfWriter, PixelsAreStoredLosslessly) {
