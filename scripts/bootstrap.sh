@@ -24,7 +24,8 @@ PACKAGES=(cmake g++ make ccache pkg-config ca-certificates npm
   libtorch-dev libgloo-dev python3-torch libonnx-dev python3-onnx
   tesseract-ocr tesseract-ocr-eng
   libcpp-httplib-dev chromium chromium-driver python3-selenium
-  pybind11-dev python3-dev python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel python3-venv)
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel python3-venv
+  libqpdf-dev qpdf poppler-utils libxml2-utils w3c-sgml-lib ocrmypdf)
 
 log() { printf '[bootstrap] %s\n' "$*"; }
 

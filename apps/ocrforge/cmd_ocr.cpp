@@ -9,6 +9,8 @@
 
 #include "benchmark_run.h"
 #include "commands.h"
+#include "document_flags.h"
+#include "document_inputs.h"
 #include "image_loop.h"
 #include "streamed_image_loop.h"
 #include "ocr_flags.h"
@@ -23,10 +25,10 @@
 
 namespace ocrforge {
 
-static void warm_up(OcrPipeline& ocr, const std::vector<std::string>& images, int runs, const ImageReadParams& rp) {
+static void warm_up(OcrPipeline& ocr, const std::vector<std::string>& images, int runs, const ImageReaderFn& reader) {
   for (const auto& path : images) {
     try {
-      LoadedImage img = read_image(path, rp.max_side, rp.max_pixels);
+      LoadedImage img = reader(path);
       for (int i = 0; i < runs; ++i) ocr.run(img.bgr, img.scale);
       break;
     } catch (const std::exception&) {
@@ -42,6 +44,7 @@ int cmd_ocr(const Args& args) {
   flags.add_bool("pipelined", true,
                  "overlap decoding, detection and recognition of consecutive images (results stay in input "
                  "order); off, or with --benchmark: one image after the other");
+  declare_document_flags(flags);
   const std::vector<std::string> extra = flags.parse(args);
   if (flags.help_requested()) {
     std::cout << flags.help_text();
@@ -51,8 +54,10 @@ int cmd_ocr(const Args& args) {
     throw UsageError("unexpected argument '" + extra[0] + "' (flags are written --name=value or --name value)");
   const std::string image_dir = flags.get("image_dir");
   if (image_dir.empty()) throw UsageError("--image_dir is required (an image file or a folder)");
-  const OcrParams params = ocr_params_from_flags(flags);
+  OcrParams params = ocr_params_from_flags(flags);
   const ImageReadParams read = image_read_params_from_flags(flags);
+  const DocumentFlags doc = document_flags(flags, read);
+  params.word_boxes = !doc.formats.empty();
 
   OcrOutputOptions out_opt;
   out_opt.save_dir = flags.get("draw_img_save_dir");
@@ -65,11 +70,18 @@ int cmd_ocr(const Args& args) {
   if (out_opt.save_crops) refuse_output_in_input(image_dir, out_opt.crop_dir, "--crop_res_save_dir");
   if (out_opt.visualize) out_opt.font_path = vis_font_or_warn(out_opt.font_path);
 
-  const std::vector<std::string> images = list_images(image_dir);
+  // PDFs and multi-page TIFFs become one item per page (document_inputs.h).
+  const std::vector<std::string> files = list_images(image_dir, {".pdf"});
+  DocumentInputs inputs(doc.read);
+  const std::vector<InputItem> items = inputs.expand(files, "ocr");
+  steady_memory_for_pages(items);
+  std::vector<std::string> images;
+  for (const auto& it : items) images.push_back(it.key);
+  const ImageReaderFn reader = [&inputs](const std::string& key) { return inputs.decode(key); };
   const bool benchmark = flags.get_bool("benchmark");
   const bool pipelined = flags.get_bool("pipelined") && !benchmark && images.size() > 1;
   // The models load before any output is created, so a missing model leaves no files behind.
-  StreamedImageLoop loop(read);
+  StreamedImageLoop loop(read, reader);
   std::unique_ptr<OcrStream> stream;
   std::unique_ptr<OcrPipeline> ocr;
   if (pipelined) {
@@ -81,17 +93,22 @@ int cmd_ocr(const Args& args) {
     ocr = std::make_unique<OcrPipeline>(params);
   }
   OcrOutputs outputs(out_opt, params, images);
+  name_pages(outputs, items, files);
+  const std::map<std::string, std::string> file_stems = output_stems(files);
+  DocumentOutputs documents({doc.formats, out_opt.save_dir, doc.textonly_pdf});
+  size_t document_failed = 0;
   // One image's results: files, then the log line (with the time its own
   // stages took) and the text.
   const auto report = [&](const std::string& path, const cv::Mat& bgr, const OcrResult& r, double ms) {
     const std::string vis = outputs.write(path, bgr, r);
+    if (documents.enabled()) document_failed += add_document_page(documents, inputs, path, bgr, r, file_stems);
     std::fprintf(stderr, "%s: %zu lines in %.1f ms%s%s\n", path.c_str(), r.lines.size(), ms,
                  vis.empty() ? "" : ", visualisation: ", vis.c_str());
     for (const auto& line : r.lines) std::printf("%s\t%.3f\n", line.text.c_str(), line.score);
     std::fflush(stdout);
   };
 
-  if (benchmark) warm_up(*ocr, images, flags.get_int("warmup_runs"), read);
+  if (benchmark) warm_up(*ocr, images, flags.get_int("warmup_runs"), reader);
   Stopwatch total;
   size_t failed = 0;
   if (pipelined) {
@@ -100,15 +117,22 @@ int cmd_ocr(const Args& args) {
       report(path, r.image.bgr, r.result, r.result.det_ms + r.result.cls_ms + r.result.rec_ms);
     });
   } else {
-    failed = for_each_image("ocr", images, read, [&](const std::string& path, LoadedImage& img) {
+    failed = for_each_image("ocr", images, reader, [&](const std::string& path, LoadedImage& img) {
       const OcrResult r = ocr->run(img.bgr, img.scale, out_opt.save_crops);
       report(path, img.bgr, r, r.total_ms);
     });
   }
+  document_failed += finish_documents(documents);
   outputs.finish();
   const double total_s = total.elapsed_ms() / 1000.0;
-  std::fprintf(stderr, "%zu images, %zu failed, %.2f s; results in %s\n", images.size(), failed, total_s,
-               outputs.system_results_path().c_str());
+  failed += inputs.failed() + document_failed;
+  const bool pages = items.size() != files.size() || inputs.failed() > 0;
+  if (pages)
+    std::fprintf(stderr, "%zu pages of %zu files, %zu failed, %.2f s; results in %s\n", items.size(), files.size(),
+                 failed, total_s, outputs.system_results_path().c_str());
+  else
+    std::fprintf(stderr, "%zu images, %zu failed, %.2f s; results in %s\n", images.size(), failed, total_s,
+                 outputs.system_results_path().c_str());
   if (benchmark) {
     // The report goes to stderr: stdout carries only the recognised text.
     const double rss = current_rss_mb();

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -77,11 +78,14 @@ inline std::string naming_image(const std::string& path, const std::string& what
   return what.find(path) != std::string::npos ? what : "image '" + path + "': " + what;
 }
 
-// Runs fn(path, image) on each image; returns how many failed.
-// `fn` prints through the given ProgressBar-safe order: the bar is cleared
-// before fn runs its output, so log lines never overwrite it.
+// Decodes one input by its name (`ocr` reads document pages through one).
+using ImageReaderFn = std::function<LoadedImage(const std::string& path)>;
+
+// Runs fn(path, image) on each image, decoded by `reader`; returns how many
+// failed. `fn` prints through the given ProgressBar-safe order: the bar is
+// cleared before fn runs its output, so log lines never overwrite it.
 template <typename Fn>
-size_t for_each_image(const char* command, const std::vector<std::string>& images, const ImageReadParams& read,
+size_t for_each_image(const char* command, const std::vector<std::string>& images, const ImageReaderFn& reader,
                       Fn fn) {
   size_t failed = 0;
   ProgressBar bar(images.size());
@@ -94,7 +98,7 @@ size_t for_each_image(const char* command, const std::vector<std::string>& image
       {
         DecoderMessages capture;
         try {
-          img = read_image(path, read.max_side, read.max_pixels);
+          img = reader(path);
         } catch (...) {
           decoder = capture.take();
           throw;
@@ -127,6 +131,17 @@ size_t for_each_image(const char* command, const std::vector<std::string>& image
   }
   bar.finish();
   return failed;
+}
+
+// The same over image files read with read_image.
+template <typename Fn>
+size_t for_each_image(const char* command, const std::vector<std::string>& images, const ImageReadParams& read,
+                      Fn fn) {
+  return for_each_image(command, images,
+                        ImageReaderFn([&read](const std::string& path) {
+                          return read_image(path, read.max_side, read.max_pixels);
+                        }),
+                        fn);
 }
 
 }  // namespace ocrforge

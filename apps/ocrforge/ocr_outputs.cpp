@@ -130,10 +130,14 @@ static void write_image(const std::string& path, const cv::Mat& img, const std::
 
 std::string OcrOutputs::write(const std::string& image_path, const cv::Mat& bgr, const OcrResult& result) {
   auto it = stems_.find(image_path);
-  const std::string stem = it != stems_.end() ? it->second : path_stem(image_path);
+  const auto page = pages_.find(image_path);
+  const PageOutputName* page_name = page != pages_.end() ? &page->second : nullptr;
+  const std::string stem = page_name ? page_name->stem : it != stems_.end() ? it->second : path_stem(image_path);
   // This image's own files first: system_results.txt lists an image only
   // once everything it refers to exists.
-  write_file_atomic((fs::path(opt_.save_dir) / (stem + "_res.json")).string(), result_json(image_path, result, params_),
+  write_file_atomic((fs::path(opt_.save_dir) / (stem + "_res.json")).string(),
+                    page_name ? result_json(page_name->input_path, result, params_, page_name->page_index)
+                              : result_json(image_path, result, params_),
                     false);
   if (opt_.save_crops) {
     for (size_t i = 0; i < result.detected.size(); ++i) {
@@ -155,12 +159,12 @@ std::string OcrOutputs::write(const std::string& image_path, const cv::Mat& bgr,
       texts.push_back(l.text);
     }
     const cv::Mat vis = draw_ocr_box_txt(bgr, boxes, texts, opt_.font_path);
-    vis_path = (fs::path(opt_.save_dir) / vis_name(image_path, stem)).string();
+    vis_path = (fs::path(opt_.save_dir) / (page_name ? page_name->vis_file : vis_name(image_path, stem))).string();
     write_image(vis_path, vis, "visualisation");
   }
   try {
-    system_results_->append(system_results_line(image_path, result) + "\n");
-    if (labels_) labels_->append(label_file_line(image_path, opt_.label_file, result) + "\n");
+    system_results_->append(system_results_line(page_name ? page_name->result_name : image_path, result) + "\n");
+    if (labels_ && !page_name) labels_->append(label_file_line(image_path, opt_.label_file, result) + "\n");
   } catch (const Error& e) {
     throw RunAborted(std::string(e.what()) + "; stopping, as every later image would be lost the same way");
   }

@@ -45,6 +45,18 @@ std::map<std::string, std::string> output_stems(const std::vector<std::string>& 
 // '?'. Returns the path to use ("" = default / Hershey).
 std::string vis_font_or_warn(const std::string& font_path);
 
+// The names of a document page's per-image files, as PaddleOCR names a
+// PDF's pages: system_results.txt calls page 3 (0-based 2) of scan.pdf
+// "scan.pdf_2"; its _res.json is scan_2_res.json, with input_path scan.pdf
+// and page_index 2; its visualisation scan_2.png.
+struct PageOutputName {
+  std::string result_name;  // "scan.pdf_2"
+  std::string stem;         // "scan_2" (_res.json, crops)
+  std::string vis_file;     // "scan_2.png"
+  std::string input_path;   // the document's path
+  int page_index = 0;
+};
+
 class OcrOutputs {
  public:
   // Creates the folders, takes the folder lock, removes temp files a killed
@@ -55,6 +67,9 @@ class OcrOutputs {
   // not written). Throws Error for this image's files; RunAborted when a
   // file shared by all images (system_results.txt) cannot be written.
   std::string write(const std::string& image_path, const cv::Mat& bgr, const OcrResult& result);
+  // Names the outputs of input `key` as a document page (instead of by its
+  // path); a page gets no --save_label line (a label file lists images).
+  void set_page_name(const std::string& key, const PageOutputName& name) { pages_[key] = name; }
   // Renames system_results.txt (and the label file) into place.
   void finish();
   std::string system_results_path() const;
@@ -63,6 +78,7 @@ class OcrOutputs {
   OcrOutputOptions opt_;
   OcrParams params_;
   std::map<std::string, std::string> stems_;
+  std::map<std::string, PageOutputName> pages_;
   std::unique_ptr<FolderLock> lock_;
   std::unique_ptr<StagedFile> system_results_;
   std::unique_ptr<StagedFile> labels_;

@@ -19,6 +19,8 @@ namespace ocrforge {
 class StreamedImageLoop {
  public:
   explicit StreamedImageLoop(const ImageReadParams& read) : read_(read) {}
+  // Decodes each input with `reader` instead of read_image.
+  StreamedImageLoop(const ImageReadParams& read, ImageReaderFn reader) : read_(read), reader_(std::move(reader)) {}
 
   // The StreamOptions::decode to construct the stream with (on the stream's
   // decoding thread). While one file decodes, fd 2 goes to a temp file
@@ -28,7 +30,7 @@ class StreamedImageLoop {
     std::lock_guard<std::mutex> lock(mutex_);
     DecoderMessages capture;
     try {
-      LoadedImage img = read_image(path, read_.max_side, read_.max_pixels);
+      LoadedImage img = reader_ ? reader_(path) : read_image(path, read_.max_side, read_.max_pixels);
       notes_[path] = capture.take();
       return img;
     } catch (...) {
@@ -90,6 +92,7 @@ class StreamedImageLoop {
   }
 
   ImageReadParams read_;
+  ImageReaderFn reader_;
   std::mutex mutex_;
   std::map<std::string, std::string> notes_;  // decoder messages per file, until its result arrives
 };

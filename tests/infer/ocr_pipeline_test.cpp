@@ -6,6 +6,7 @@
 #include <thread>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "ocrforge/core/error.h"
 #include "test_support.h"
@@ -130,4 +131,49 @@ TEST(OcrPipeline, ConcurrentRunsOnOnePipelineMatchSequentialOnes) {
     threads.emplace_back([&, t] { got[t] = texts(ocr.run(images[t % names.size()], ocr.default_settings())); });
   for (auto& th : threads) th.join();
   for (size_t t = 0; t < got.size(); ++t) EXPECT_EQ(got[t], expected[t % names.size()]) << names[t % names.size()];
+}
+
+// Word boxes: a line of words drawn at known places, read back as one line
+// whose words' boxes sit on them; the same page upside down (the classifier
+// turns the crop, and the word spans must be carried back turned) too.
+TEST(OcrPipeline, WordBoxesSitOnTheWords) {
+  cv::Mat page(160, 900, CV_8UC3, cv::Scalar(255, 255, 255));
+  // Drawn one by one with a gap the recogniser reads as a space, close
+  // enough for the detector to take them as one line.
+  const int font = cv::FONT_HERSHEY_SIMPLEX, baseline_y = 100;
+  const double scale = 1.6;
+  std::vector<std::pair<std::string, cv::Rect>> drawn;
+  int x = 40, base = 0;
+  for (const std::string word : {"INVOICE", "NUMBER", "2024"}) {
+    const cv::Size size = cv::getTextSize(word, font, scale, 3, &base);
+    cv::putText(page, word, cv::Point(x, baseline_y), font, scale, cv::Scalar(0, 0, 0), 3);
+    drawn.emplace_back(word, cv::Rect(x, baseline_y - size.height, size.width, size.height));
+    x += size.width + 28;
+  }
+  OcrParams p = params(true);
+  p.word_boxes = true;
+  OcrPipeline ocr(p);
+  for (bool turned : {false, true}) {
+    cv::Mat img = page.clone();
+    if (turned) cv::rotate(page, img, cv::ROTATE_180);
+    const OcrResult r = ocr.run(img);
+    ASSERT_EQ(r.lines.size(), 1u) << "one detected line holding the three words";
+    const auto& words = r.lines[0].words;
+    ASSERT_EQ(words.size(), 3u) << r.lines[0].text;
+    for (const auto& [word, rect] : drawn) {
+      const auto it = std::find_if(words.begin(), words.end(), [&](const OcrWord& w) { return w.text == word; });
+      ASSERT_NE(it, words.end()) << word << (turned ? " (turned)" : "");
+      float x0 = 1e9f, x1 = -1e9f;
+      for (const auto& pt : it->box) {
+        x0 = std::min(x0, pt.x);
+        x1 = std::max(x1, pt.x);
+      }
+      cv::Rect want = rect;
+      if (turned) want = cv::Rect(page.cols - rect.x - rect.width, page.rows - rect.y - rect.height, rect.width, rect.height);
+      // Within a fifth of the word's width at both ends.
+      const float slack = 0.2f * static_cast<float>(want.width);
+      EXPECT_NEAR(x0, want.x, slack) << word << (turned ? " (turned)" : "");
+      EXPECT_NEAR(x1, want.x + want.width, slack) << word << (turned ? " (turned)" : "");
+    }
+  }
 }

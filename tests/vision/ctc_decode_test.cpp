@@ -77,3 +77,20 @@ TEST(CtcDecode, ClassCountMismatchThrowsNamingBoth) {
     EXPECT_NE(msg.find("does not fit the model"), std::string::npos) << msg;
   }
 }
+
+TEST(CtcDecode, SymbolsKeepTheirStepRuns) {
+  // a a _ b _ _ a: three symbols, the first run spans steps 0-1.
+  const auto p = steps({{1, .9f}, {1, .4f}, {0, .9f}, {2, .8f}, {0, .9f}, {0, .9f}, {1, .7f}}, 4);
+  const auto r = ctc_greedy_decode(p.data(), 7, 4, abc());
+  ASSERT_EQ(r.text, "aba");
+  EXPECT_EQ(r.steps, 7);
+  ASSERT_EQ(r.symbols.size(), 3u);
+  EXPECT_EQ(r.symbols[0].first_step, 0);
+  EXPECT_EQ(r.symbols[0].last_step, 1);
+  EXPECT_FLOAT_EQ(r.symbols[0].prob, .9f);
+  EXPECT_EQ(r.symbols[1].first_step, 3);
+  EXPECT_EQ(r.symbols[1].last_step, 3);
+  EXPECT_EQ(r.symbols[2].first_step, 6);
+  EXPECT_EQ(r.symbols[2].offset, 2);
+  EXPECT_EQ(r.symbols[2].length, 1);
+}

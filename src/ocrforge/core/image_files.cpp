@@ -16,13 +16,13 @@ const std::vector<std::string>& image_extensions() {
   return exts;
 }
 
-static bool has_image_extension(const fs::path& p) {
+static bool has_image_extension(const fs::path& p, const std::vector<std::string>& also) {
   const std::string ext = to_lower(p.extension().string());
   const auto& exts = image_extensions();
-  return std::find(exts.begin(), exts.end(), ext) != exts.end();
+  return std::find(exts.begin(), exts.end(), ext) != exts.end() || std::find(also.begin(), also.end(), ext) != also.end();
 }
 
-std::vector<std::string> list_images(const std::string& path) {
+std::vector<std::string> list_images(const std::string& path, const std::vector<std::string>& also) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (ec && ec != std::errc::no_such_file_or_directory)
@@ -37,7 +37,7 @@ std::vector<std::string> list_images(const std::string& path) {
   if (ec) throw Error("cannot list folder '" + path + "': " + ec.message());
   for (; it != end; it.increment(ec)) {
     if (ec) break;
-    if (!has_image_extension(it->path())) continue;
+    if (!has_image_extension(it->path(), also)) continue;
     std::error_code entry_ec;
     const fs::file_status s = it->status(entry_ec);
     // An image-named entry whose target cannot be resolved (a symlink loop, a
@@ -47,7 +47,8 @@ std::vector<std::string> list_images(const std::string& path) {
   }
   if (ec) throw Error("cannot list folder '" + path + "': " + ec.message());
   if (out.empty())
-    throw Error("folder '" + path + "' holds no images (looked for jpg, png, bmp, tiff, webp)");
+    throw Error("folder '" + path + "' holds no images (looked for jpg, png, bmp, tiff, webp" +
+                (also.empty() ? std::string() : ", " + also.front().substr(1)) + ")");
   std::sort(out.begin(), out.end());
   return out;
 }

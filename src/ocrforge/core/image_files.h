@@ -13,7 +13,9 @@ const std::vector<std::string>& image_extensions();
 // an image extension whose target cannot be resolved (symlink loops, dangling
 // links) are listed too, so that reading them fails by name, per image.
 // Throws Error when the path does not exist or a folder holds no image.
-std::vector<std::string> list_images(const std::string& path);
+// `also`: further extensions (lower case, with the dot) listed from a folder,
+// e.g. {".pdf"} where documents are read too.
+std::vector<std::string> list_images(const std::string& path, const std::vector<std::string>& also = {});
 
 // File name without folder and extension ("a/b/img_1.jpg" -> "img_1").
 std::string path_stem(const std::string& path);

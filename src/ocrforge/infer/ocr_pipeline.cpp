@@ -5,6 +5,7 @@
 #include "ocrforge/vision/box_order.h"
 #include "ocrforge/vision/crop.h"
 #include "ocrforge/vision/rec_resize.h"
+#include "ocrforge/vision/word_boxes.h"
 
 namespace ocrforge {
 
@@ -20,10 +21,19 @@ void OcrPipeline::reset_stats() {
   if (cls_) cls_->reset_stats();
 }
 
-static void scale_line(OcrLine& line, float s) {
+void scale_line(OcrLine& line, float s) {
   if (s == 1.f) return;
   for (auto& p : line.box) p *= s;
   for (auto& p : line.polygon) p *= s;
+  for (auto& w : line.words)
+    for (auto& p : w.box) p *= s;
+}
+
+std::vector<OcrWord> line_words(const RecText& rec, const Quad& box, bool flipped) {
+  std::vector<OcrWord> words;
+  for (const WordSpan& span : split_words(rec))
+    words.push_back({span.text, crop_span_to_image(box, span.x0, span.x1, flipped), span.score});
+  return words;
 }
 
 RunSettings OcrPipeline::default_settings() const {
@@ -82,6 +92,7 @@ OcrResult OcrPipeline::run(const cv::Mat& bgr, const RunSettings& settings, floa
       line.cls_label = cls[i].label;
       line.cls_score = cls[i].score;
     }
+    if (params_.word_boxes) line.words = line_words(texts[i], line.box, !cls.empty() && cls[i].rotated);
     if (keep_crops) line.crop = crops[i];
     scale_line(line, coord_scale);
     result.detected.push_back(line);

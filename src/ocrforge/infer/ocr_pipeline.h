@@ -21,6 +21,15 @@
 
 namespace ocrforge {
 
+// One word of a line (OcrParams::word_boxes): its box is cut from the line's
+// box at the word's CTC time steps, clockwise from its top-left in reading
+// direction, image pixels.
+struct OcrWord {
+  std::string text;
+  Quad box;
+  float score = 0.f;  // mean probability of its characters
+};
+
 struct OcrLine {
   Quad box;                            // clockwise from top-left, image pixels
   std::vector<cv::Point2f> polygon;    // == box in quad mode
@@ -30,7 +39,16 @@ struct OcrLine {
   std::string cls_label;               // "" when the classifier did not run
   float cls_score = 0.f;
   cv::Mat crop;                        // the line image fed to rec (only with keep_crops)
+  std::vector<OcrWord> words;          // only with OcrParams::word_boxes
 };
+
+// The words of one recognised line (OcrParams::word_boxes): split_words on
+// the recogniser's output, each span carried back into the image through the
+// line's crop (`flipped`: the classifier turned the crop by 180 degrees).
+std::vector<OcrWord> line_words(const RecText& rec, const Quad& box, bool flipped);
+
+// Multiplies every coordinate of `line` (box, polygon, word boxes) by `s`.
+void scale_line(OcrLine& line, float s);
 
 struct OcrResult {
   cv::Size image_size;

@@ -28,12 +28,6 @@ RuntimeParams with_threads(RuntimeParams rt, int threads) {
   return rt;
 }
 
-void scale_line(OcrLine& line, float s) {
-  if (s == 1.f) return;
-  for (auto& p : line.box) p *= s;
-  for (auto& p : line.polygon) p *= s;
-}
-
 // The detection half of OcrPipeline::run: detect, reading order, crops, cls.
 void detect_stage(Work& w, TextDetector& det, TextClassifier* cls) {
   const cv::Mat& bgr = w.out.image.bgr;
@@ -51,7 +45,8 @@ void detect_stage(Work& w, TextDetector& det, TextClassifier* cls) {
 }
 
 // The recognition half: rec, then the lines as OcrPipeline::run assembles them.
-void recognize_stage(Work& w, TextRecognizer& rec, float drop_score, bool keep_crops) {
+void recognize_stage(Work& w, TextRecognizer& rec, const OcrParams& params, bool keep_crops) {
+  const float drop_score = params.drop_score;
   Stopwatch sw;
   const std::vector<RecText> texts = w.crops.empty() ? std::vector<RecText>{} : rec.recognize(w.crops);
   OcrResult& r = w.out.result;
@@ -69,6 +64,7 @@ void recognize_stage(Work& w, TextRecognizer& rec, float drop_score, bool keep_c
       line.cls_label = w.cls[i].label;
       line.cls_score = w.cls[i].score;
     }
+    if (params.word_boxes) line.words = line_words(texts[i], line.box, !w.cls.empty() && w.cls[i].rotated);
     if (keep_crops) line.crop = w.crops[i];
     scale_line(line, s);
     r.detected.push_back(line);
@@ -135,7 +131,7 @@ void OcrStream::run(const std::vector<std::string>& paths, const std::function<v
   });
   std::thread recognizer([&] {
     while (auto w = detected.pop()) {
-      guarded(*w, [&] { recognize_stage(*w, *rec_, params_.drop_score, options_.keep_crops); });
+      guarded(*w, [&] { recognize_stage(*w, *rec_, params_, options_.keep_crops); });
       if (!done.push(std::move(*w))) return;
     }
     done.close();

@@ -116,6 +116,9 @@ struct OcrParams {
   RecParams rec;
   bool use_angle_cls = false;
   float drop_score = 0.5f;  // lines whose recognition score is lower are dropped
+  // Fill OcrLine::words (PaddleOCR's return_word_box): each line split into
+  // words with boxes from the CTC character positions (vision/word_boxes.h).
+  bool word_boxes = false;
 };
 
 // Default parameters with the model paths of the default PP-OCRv4 models

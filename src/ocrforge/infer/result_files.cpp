@@ -57,10 +57,12 @@ static nlohmann::ordered_json polys_json(const std::vector<OcrLine>& lines) {
   return arr;
 }
 
-std::string result_json(const std::string& image_path, const OcrResult& result, const OcrParams& params) {
+std::string result_json(const std::string& image_path, const OcrResult& result, const OcrParams& params,
+                        int page_index) {
   using ojson = nlohmann::ordered_json;
   ojson res;
   res["input_path"] = image_path;
+  if (page_index >= 0) res["page_index"] = page_index;
   res["image_size"] = {result.image_size.width, result.image_size.height};
   res["model_settings"] = {{"use_textline_orientation", params.use_angle_cls}};
   const auto& d = params.det;

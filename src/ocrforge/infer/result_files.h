@@ -18,8 +18,11 @@ std::string system_results_line(const std::string& image_path, const OcrResult& 
 
 // PaddleOCR 3.x style result document for <stem>_res.json: input_path,
 // dt_polys, dt_scores, rec_texts, rec_scores, rec_polys, rec_boxes and the
-// parameters used (text_det_params, text_rec_score_thresh, ...).
-std::string result_json(const std::string& image_path, const OcrResult& result, const OcrParams& params);
+// parameters used (text_det_params, text_rec_score_thresh, ...). For a page
+// of a document, `page_index` (0-based, >= 0) follows input_path, as
+// PaddleOCR 3.x's page_index.
+std::string result_json(const std::string& image_path, const OcrResult& result, const OcrParams& params,
+                        int page_index = -1);
 
 // Detection label line for --save_label: the image path relative to the
 // label file's folder (absolute when it is elsewhere), then the lines JSON.

@@ -51,8 +51,8 @@ std::vector<ClsResult> TextClassifier::classify(std::vector<cv::Mat>& crops) {
       ClsResult& r = results[order[i]];
       r.label = params_.label_list[best];
       r.score = p[best];
-      if (r.label.find("180") != std::string::npos && r.score > params_.thresh)
-        crops[order[i]] = rotate_180(crops[order[i]]);
+      r.rotated = r.label.find("180") != std::string::npos && r.score > params_.thresh;
+      if (r.rotated) crops[order[i]] = rotate_180(crops[order[i]]);
     }
     call.postprocess_ms += sw.elapsed_ms();
     call.calls += 1;

@@ -16,6 +16,7 @@ namespace ocrforge {
 struct ClsResult {
   std::string label;  // one of ClsParams::label_list
   float score = 0.f;
+  bool rotated = false;  // the crop was turned by 180 degrees (a "180" label above thresh)
 };
 
 class TextClassifier {

@@ -141,7 +141,8 @@ void TextRecognizer::run_batch(const std::vector<cv::Mat>& crops, const RecBatch
   Stopwatch sw;
   const size_t per = static_cast<size_t>(3) * h * w;
   buffer.resize(per * n);  // rec_resize_normalize writes (and zero-pads) every element
-  for (size_t i = 0; i < n; ++i) rec_resize_normalize(crops[batch.items[i]], h, w, buffer.data() + per * i);
+  std::vector<float> valid(n);
+  for (size_t i = 0; i < n; ++i) valid[i] = rec_resize_normalize(crops[batch.items[i]], h, w, buffer.data() + per * i);
   stats.preprocess_ms += sw.elapsed_ms();
 
   double run_ms = 0;
@@ -156,7 +157,9 @@ void TextRecognizer::run_batch(const std::vector<cv::Mat>& crops, const RecBatch
   const int classes = static_cast<int>(out.shape[2]);
   for (size_t i = 0; i < n; ++i) {
     const float* probs = out.data + i * static_cast<size_t>(steps) * classes;
-    results[batch.items[i]] = ctc_greedy_decode(probs, steps, classes, charset_);
+    RecText& r = results[batch.items[i]];
+    r = ctc_greedy_decode(probs, steps, classes, charset_);
+    r.content_ratio = valid[i];
   }
   stats.postprocess_ms += sw.elapsed_ms();
   stats.calls += 1;

@@ -18,6 +18,7 @@ RecText ctc_greedy_decode(const float* probs, int steps, int classes, const Char
   double sum = 0.0;
   int kept = 0;
   int prev = -1;
+  out.steps = steps;
   for (int t = 0; t < steps; ++t) {
     const float* row = probs + static_cast<size_t>(t) * classes;
     int best = 0;  // np.argmax: first index of the maximum
@@ -26,9 +27,14 @@ RecText ctc_greedy_decode(const float* probs, int steps, int classes, const Char
     // Duplicates are judged against the previous step's index, blank or not,
     // so a blank between two equal letters keeps both.
     if (best != 0 && best != prev) {
-      out.text += charset.text_of(best);
+      const std::string& ch = charset.text_of(best);
+      out.symbols.push_back(
+          {t, t, row[best], static_cast<int>(out.text.size()), static_cast<int>(ch.size())});
+      out.text += ch;
       sum += row[best];
       ++kept;
+    } else if (best != 0) {
+      out.symbols.back().last_step = t;  // the character's run goes on
     }
     prev = best;
   }

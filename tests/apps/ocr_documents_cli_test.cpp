@@ -1,0 +1,298 @@
+// End-to-end: `ocrforge ocr` on PDFs and multi-page TIFFs, its document
+// outputs read by outside tools (pdftotext, xmllint, OCRmyPDF), and bad
+// documents reported while the other inputs are still read.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <qpdf/QPDF.hh>
+#include <qpdf/QPDFPageDocumentHelper.hh>
+#include <qpdf/QPDFWriter.hh>
+
+#include "document/document_test_support.h"
+#include "ocrforge/core/text.h"
+#include "ocrforge/document/pdf_writer.h"
+
+namespace fs = std::filesystem;
+using namespace ocrforge;
+
+namespace {
+
+const std::string kReceipt = "/samples/imgs_en_254.jpg";  // 700 x 933
+
+test::CommandResult ocr(const std::string& flags, const std::string& scratch) {
+  return test::run_command(test::binary() + " ocr --cpu_threads 2 --visualize false " + flags, scratch);
+}
+
+// An image-only PDF: each page shows the receipt at `dpi`.
+void scan_pdf(const std::string& path, int pages, double dpi = 100) {
+  const auto jpeg = pdf_image_from_file(test::data_dir() + kReceipt);
+  DocPage page;
+  page.info.size = {700, 933};
+  page.info.dpi_x = page.info.dpi_y = dpi;
+  SearchablePdf pdf(path, false);
+  for (int i = 0; i < pages; ++i) pdf.add_page(&*jpeg, page);
+  pdf.finish();
+}
+
+std::multiset<std::string> bag(const std::string& text) {
+  const auto words = split_whitespace(text);
+  return {words.begin(), words.end()};
+}
+
+struct Box {
+  std::string text;
+  double x0, y0, x1, y1;
+};
+
+std::vector<Box> pdftotext_words(const std::string& pdf, const std::string& dir) {
+  const auto r = test::run_command("pdftotext -bbox " + pdf + " -", dir);
+  std::vector<Box> words;
+  const std::regex re("<word xMin=\"([0-9.]+)\" yMin=\"([0-9.]+)\" xMax=\"([0-9.]+)\" yMax=\"([0-9.]+)\">([^<]*)</word>");
+  for (std::sregex_iterator it(r.out.begin(), r.out.end(), re), end; it != end; ++it)
+    words.push_back({(*it)[5], std::stod((*it)[1]), std::stod((*it)[2]), std::stod((*it)[3]), std::stod((*it)[4])});
+  return words;
+}
+
+// Level-5 rows of a TSV file: the words and their pixel boxes.
+std::vector<Box> tsv_words(const std::string& path) {
+  std::vector<Box> words;
+  for (const auto& line : split(test::read_text(path), '\n')) {
+    const auto f = split(line, '\t');
+    if (f.size() != 12 || f[0] != "5") continue;
+    const double l = std::stod(f[6]), t = std::stod(f[7]), w = std::stod(f[8]), h = std::stod(f[9]);
+    words.push_back({f[11], l, t, l + w, t + h});
+  }
+  return words;
+}
+
+// The words of `pdf` that decode to a PDF page's text, as unescaped XML.
+std::string unescape(std::string s) {
+  for (const auto& [from, to] : std::map<std::string, std::string>{{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"},
+                                                                      {"&quot;", "\""}, {"&apos;", "'"}})
+    for (size_t at; (at = s.find(from)) != std::string::npos;) s.replace(at, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+TEST(OcrDocuments, SearchablePdfFromAPdfLosesNoWordAndPlacesEach) {
+  if (!test::have("pdftotext")) GTEST_SKIP() << "poppler-utils is not installed";
+  const std::string dir = test::fresh_dir("docs_pdf");
+  fs::create_directories(dir + "/in");
+  scan_pdf(dir + "/in/scan.pdf", 1);
+  const auto r = ocr("--image_dir " + dir + "/in/scan.pdf --pdf_dpi 200 --output_format txt,tsv,pdf --draw_img_save_dir " +
+                         dir + "/out",
+                     dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string txt = test::read_text(dir + "/out/scan.txt");
+  EXPECT_NE(txt.find("CAPITAL"), std::string::npos) << txt;
+  // pdftotext finds exactly the words ocrforge read.
+  const auto found = pdftotext_words(dir + "/out/scan.pdf", dir);
+  std::string extracted;
+  for (const auto& w : found) extracted += unescape(w.text) + " ";
+  EXPECT_EQ(bag(extracted), bag(txt));
+  // Each word is where its box is: TSV pixels at 200 dpi are 0.36 points;
+  // the centres agree within 3 points (the receipt is photographed a little
+  // askew: TSV gives the upright box around a tilted word, pdftotext the box
+  // along its tilted baseline), and a word's width within 10 %.
+  const auto boxes = tsv_words(dir + "/out/scan.tsv");
+  ASSERT_FALSE(boxes.empty());
+  size_t placed = 0;
+  for (const auto& b : boxes)
+    for (const auto& w : found) {
+      const double cx = (b.x0 + b.x1) * 0.18, cy = (b.y0 + b.y1) * 0.18, width = (b.x1 - b.x0) * 0.36;
+      if (unescape(w.text) == b.text && std::abs((w.x0 + w.x1) / 2 - cx) < 3 && std::abs((w.y0 + w.y1) / 2 - cy) < 3 &&
+          std::abs((w.x1 - w.x0) - width) < 0.1 * width + 1) {
+        ++placed;
+        break;
+      }
+    }
+  EXPECT_EQ(placed, boxes.size());
+  // The page is the input's page: its image bytes are unchanged.
+  const auto r2 = test::run_command("pdfimages -list " + dir + "/out/scan.pdf", dir);
+  EXPECT_NE(r2.out.find("jpeg"), std::string::npos) << r2.out;
+}
+
+TEST(OcrDocuments, NewOutputsLeaveTheExistingOnesUnchanged) {
+  const std::string dir = test::fresh_dir("docs_same");
+  const std::string img = test::data_dir() + kReceipt;
+  ASSERT_EQ(ocr("--image_dir " + img + " --draw_img_save_dir " + dir + "/plain", dir).exit_code, 0);
+  ASSERT_EQ(ocr("--image_dir " + img + " --output_format txt,hocr,alto,tsv,pdf --draw_img_save_dir " + dir + "/docs", dir)
+                .exit_code,
+            0);
+  EXPECT_EQ(test::read_text(dir + "/plain/system_results.txt"), test::read_text(dir + "/docs/system_results.txt"));
+  for (const char* ext : {".txt", ".hocr", ".xml", ".tsv", ".pdf"}) {
+    EXPECT_TRUE(fs::exists(dir + "/docs/imgs_en_254" + std::string(ext))) << ext;
+    EXPECT_FALSE(fs::exists(dir + "/plain/imgs_en_254" + std::string(ext))) << ext;
+  }
+}
+
+TEST(OcrDocuments, HocrAndAltoPassTheirValidatorsAndOcrmypdfReadsTheHocr) {
+  if (!test::have("xmllint")) GTEST_SKIP() << "libxml2-utils is not installed";
+  const std::string dir = test::fresh_dir("docs_xml");
+  const auto r = ocr("--image_dir " + test::data_dir() + kReceipt +
+                         " --image_dpi 150 --output_format hocr,alto,txt --draw_img_save_dir " + dir + "/out",
+                     dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string out = dir + "/out/imgs_en_254";
+  EXPECT_EQ(test::run_command("xmllint --valid --noout --nonet " + out + ".hocr", dir).exit_code, 0);
+  const std::string alto = test::data_dir() + "/alto";
+  const auto v = test::run_command("XML_CATALOG_FILES=" + alto + "/catalog.xml xmllint --nonet --noout --schema " +
+                                       alto + "/alto-4-4.xsd " + out + ".xml",
+                                   dir);
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+  // OCRmyPDF's hOCR transform (its --pdf-renderer hocr) turns our hOCR into
+  // a text layer; pdftotext reads back the words.
+  if (!test::have("pdftotext") ||
+      std::system("/usr/bin/python3 -c 'import ocrmypdf.hocrtransform' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "OCRmyPDF (Debian's ocrmypdf) is not installed";
+  const auto t = test::run_command("/usr/bin/python3 -c 'from ocrmypdf.hocrtransform import HocrTransform; "
+                                   "HocrTransform(hocr_filename=\"" + out + ".hocr\", dpi=150).to_pdf(out_filename=\"" +
+                                       dir + "/h.pdf\", invisible_text=True, interword_spaces=True)'",
+                                   dir);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const auto text = test::run_command("pdftotext " + dir + "/h.pdf -", dir);
+  EXPECT_EQ(bag(text.out), bag(test::read_text(out + ".txt")));
+}
+
+TEST(OcrDocuments, MultiPageTiffPagesAndSelection) {
+  const std::string dir = test::fresh_dir("docs_tiff");
+  fs::create_directories(dir + "/in");
+  const cv::Mat receipt = cv::imread(test::data_dir() + kReceipt);
+  const cv::Mat sign = cv::imread(test::data_dir() + "/samples/imgs_ger_1.jpg");
+  ASSERT_TRUE(cv::imwritemulti(dir + "/in/fax.tif", std::vector<cv::Mat>{sign, receipt, sign}));
+  const auto r = ocr("--image_dir " + dir + "/in --pages 2- --output_format hocr --draw_img_save_dir " + dir + "/out", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string sys = test::read_text(dir + "/out/system_results.txt");
+  EXPECT_EQ(sys.find("fax.tif_0\t"), std::string::npos);
+  EXPECT_NE(sys.find("fax.tif_1\t[{\"transcription\": \"PHO CAPITAL\""), std::string::npos) << sys;
+  EXPECT_NE(sys.find("fax.tif_2\t[{\"transcription\": \"EPPING\""), std::string::npos) << sys;
+  EXPECT_NE(test::read_text(dir + "/out/fax_2_res.json").find("\"page_index\": 2"), std::string::npos);
+  const std::string hocr = test::read_text(dir + "/out/fax.hocr");
+  EXPECT_NE(hocr.find("ppageno 1;"), std::string::npos);
+  EXPECT_NE(hocr.find("ppageno 2;"), std::string::npos);
+  EXPECT_EQ(hocr.find("ppageno 0;"), std::string::npos);
+}
+
+TEST(OcrDocuments, BadDocumentsAreReportedAndTheOtherFilesRead) {
+  const std::string dir = test::fresh_dir("docs_bad");
+  const std::string in = dir + "/in";
+  fs::create_directories(in);
+  fs::copy_file(test::data_dir() + kReceipt, in + "/good.jpg");
+  scan_pdf(dir + "/two.pdf", 2);
+  const std::string pdf = test::read_text(dir + "/two.pdf");
+  test::write_text(in + "/truncated.pdf", pdf.substr(0, pdf.size() / 3));
+  test::write_text(in + "/empty.pdf",
+                   "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] "
+                   "/Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");
+  {  // 10,000 pages: over the default --max_pages, refused before any page is read.
+    QPDF q;
+    q.emptyPDF();
+    QPDFPageDocumentHelper doc(q);
+    for (int i = 0; i < 10000; ++i) {
+      auto page = QPDFObjectHandle::parse("<< /Type /Page /MediaBox [0 0 612 792] >>");
+      doc.addPage(QPDFPageObjectHelper(q.makeIndirectObject(page)), false);
+    }
+    QPDFWriter w(q, (in + "/many.pdf").c_str());
+    w.setObjectStreamMode(qpdf_o_generate);
+    w.write();
+  }
+  {  // A TIFF whose header claims 100000 x 100000 pixels.
+    std::string t = std::string("II*\0\x08\0\0\0", 8);
+    const auto u16 = [&](uint32_t v) { t += static_cast<char>(v & 0xFF); t += static_cast<char>(v >> 8); };
+    const auto u32 = [&](uint32_t v) { u16(v & 0xFFFF); u16(v >> 16); };
+    u16(2);
+    u16(256); u16(4); u32(1); u32(100000);
+    u16(257); u16(4); u32(1); u32(100000);
+    u32(0);
+    test::write_text(in + "/bomb.tif", t);
+  }
+  const bool encrypt = test::have("qpdf");
+  if (encrypt) {
+    ASSERT_EQ(test::run_command("qpdf --encrypt secret owner 256 -- " + dir + "/two.pdf " + in + "/encrypted.pdf", dir)
+                  .exit_code,
+              0);
+  }
+  const auto r = ocr("--image_dir " + in + " --output_format pdf,txt --draw_img_save_dir " + dir + "/out", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::map<std::string, std::string> expect = {{"truncated.pdf", "damaged"},
+                                                     {"empty.pdf", "no page"},
+                                                     {"many.pdf", "10000 pages to read, more than --max_pages 1000"},
+                                                     {"bomb.tif", "--max_image_pixels"}};
+  for (const auto& [file, words] : expect) {
+    const std::regex line("error: [^\\n]*" + file + "[^\\n]*" + words);
+    EXPECT_TRUE(std::regex_search(r.err, line)) << file << ": " << words << "\n" << r.err;
+  }
+  if (encrypt) {
+    EXPECT_NE(r.err.find("encrypted.pdf' is encrypted"), std::string::npos) << r.err;
+  }
+  // The good file was read and written.
+  EXPECT_NE(test::read_text(dir + "/out/system_results.txt").find("good.jpg\t"), std::string::npos);
+  EXPECT_NE(test::read_text(dir + "/out/good.txt").find("CAPITAL"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir + "/out/good.pdf"));
+  EXPECT_FALSE(fs::exists(dir + "/out/many.pdf"));
+}
+
+TEST(OcrDocuments, AFailingPageDoesNotEndTheDocument) {
+  if (!test::have("pdftotext")) GTEST_SKIP() << "poppler-utils is not installed";
+  const std::string dir = test::fresh_dir("docs_page_fails");
+  fs::create_directories(dir + "/in");
+  {  // Page 2 is 20000 x 20000 points: at 150 dpi far over the pixel cap.
+    const auto jpeg = pdf_image_from_file(test::data_dir() + kReceipt);
+    DocPage page, giant;
+    page.info.size = giant.info.size = {700, 933};
+    page.info.dpi_x = page.info.dpi_y = 100;
+    giant.info.dpi_x = giant.info.dpi_y = 700 * 72.0 / 20000;
+    SearchablePdf pdf(dir + "/in/doc.pdf", false);
+    pdf.add_page(&*jpeg, page);
+    pdf.add_page(&*jpeg, giant);
+    pdf.add_page(&*jpeg, page);
+    pdf.finish();
+  }
+  const auto r = ocr("--image_dir " + dir + "/in/doc.pdf --pdf_dpi 150 --output_format pdf --draw_img_save_dir " + dir +
+                         "/out",
+                     dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("'" + dir + "/in/doc.pdf' page 2 would render to"), std::string::npos) << r.err;
+  const std::string sys = test::read_text(dir + "/out/system_results.txt");
+  EXPECT_NE(sys.find("doc.pdf_0\t"), std::string::npos);
+  EXPECT_NE(sys.find("doc.pdf_2\t"), std::string::npos);
+  // All three pages are in the output; pages 1 and 3 carry the text.
+  const auto info = test::run_command("pdfinfo " + dir + "/out/doc.pdf", dir);
+  EXPECT_TRUE(std::regex_search(info.out, std::regex("Pages: +3\n"))) << info.out;
+  for (int p : {1, 3}) {
+    const auto t = test::run_command("pdftotext -f " + std::to_string(p) + " -l " + std::to_string(p) + " " + dir +
+                                         "/out/doc.pdf -",
+                                     dir);
+    EXPECT_NE(t.out.find("CAPITAL"), std::string::npos) << "page " << p;
+  }
+  EXPECT_EQ(test::run_command("pdftotext -f 2 -l 2 " + dir + "/out/doc.pdf -", dir).out.find("CAPITAL"),
+            std::string::npos);
+}
+
+TEST(OcrDocuments, OcrmypdfUsesOcrforgeThroughThePlugin) {
+  if (!test::have("ocrmypdf") || !test::have("pdftotext")) GTEST_SKIP() << "ocrmypdf is not installed";
+  const std::string dir = test::fresh_dir("docs_ocrmypdf");
+  scan_pdf(dir + "/in.pdf", 1, 100);
+  const std::string plugin = test::source_dir() + "/tools/ocrmypdf_plugin/ocrforge_plugin.py";
+  // The default (sandwich) renderer: ocrforge's text-only pages grafted on
+  // OCRmyPDF's own (its hOCR renderer is checked on our hOCR above).
+  for (const std::string renderer : {"sandwich"}) {
+    const std::string out = dir + "/out_" + renderer + ".pdf";
+    const auto r = test::run_command("ocrmypdf -q --jobs 1 --output-type pdf --pdf-renderer " + renderer +
+                                         " --plugin " + plugin + " --ocrforge-binary " + test::binary() + " " + dir +
+                                         "/in.pdf " + out,
+                                     dir);
+    ASSERT_EQ(r.exit_code, 0) << renderer << ": " << r.err;
+    const std::string text = test::run_command("pdftotext " + out + " -", dir).out;
+    EXPECT_NE(text.find("CAPITAL"), std::string::npos) << renderer << ": " << text;
+    EXPECT_NE(text.find("$23.32"), std::string::npos) << renderer << ": " << text;
+    EXPECT_NE(test::run_command("pdfinfo " + out, dir).out.find("ocrforge"), std::string::npos) << renderer;
+  }
+}
