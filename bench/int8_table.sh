@@ -5,6 +5,7 @@
 #
 #   bash bench/int8_table.sh [BUILD_DIR]            # default: build
 #   ROUNDS=5 CPU_THREADS=2 bash bench/int8_table.sh
+#   SCHEMES=auto,s7,s8 bash bench/int8_table.sh     # every weight scheme (auto: this CPU's)
 #
 # Data (../shared/data, the team's copy; each set is skipped when absent):
 #   rec: IC15 training word crops 1-4000 (crops 4001-4468 chose the layers kept fp32)
@@ -30,4 +31,5 @@ fi
 [ ${#args[@]} -gt 0 ] || { echo "int8_table.sh: no data under $data" >&2; exit 1; }
 cache=$(mktemp -d)
 trap 'rm -rf "$cache"' EXIT
-"$bin" "${args[@]}" --rounds "${ROUNDS:-3}" --cpu_threads "${CPU_THREADS:-2}" --int8_cache_dir "$cache"
+"$bin" "${args[@]}" --rounds "${ROUNDS:-3}" --cpu_threads "${CPU_THREADS:-2}" --schemes "${SCHEMES:-auto}" \
+  --int8_cache_dir "$cache"
