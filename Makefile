@@ -1,5 +1,5 @@
 # The two set-up commands of the README:
-#   make demo   bootstrap (packages, ONNX Runtime, default models), build, read a sample image
+#   make demo   bootstrap (packages, ONNX Runtime, default models), build the reading binary, read a sample image
 #   make test   bootstrap, build, run every test (what CI runs)
 # Other targets: test-fast (unit tests only: `ctest -L unit -LE slow`, no
 # models, no multi-process runs), build, bootstrap, bench, install, clean.
@@ -31,7 +31,10 @@ $(BUILD)/CMakeCache.txt:
 build: bootstrap $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j$(JOBS)
 
-demo: build
+# The demo builds only the reading binary (no LibTorch, no tests); `make build`
+# or `make test` build the rest in the same folder.
+demo: bootstrap $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS) --target ocrforge
 	./$(BUILD)/ocrforge ocr --image_dir $(DEMO_IMAGE) --use_angle_cls true --draw_img_save_dir ./inference_results
 	@echo "visualisation: ./inference_results/$(notdir $(DEMO_IMAGE))  results: ./inference_results/system_results.txt"
 

@@ -66,7 +66,7 @@ void print_stage(const char* name, const StageStats& s, double stage_wall_ms, lo
 int run_stream(const OcrParams& params, const std::vector<std::string>& images, long iterations,
                const std::vector<int>& threads) {
   if (threads.size() != 2) throw UsageError("--stream takes DET,REC thread counts, e.g. --stream 1,1");
-  StreamOptions opt;
+  StreamParams opt;
   opt.det_threads = threads[0];
   opt.rec_threads = threads[1];
   OcrStream stream(params, opt);

@@ -6,6 +6,7 @@ function(ocrforge_add_test name)
   cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)  # test_support.h, fixtures
   target_compile_definitions(${name} PRIVATE
     OCRFORGE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     OCRFORGE_BINARY_DIR="${PROJECT_BINARY_DIR}")

@@ -26,6 +26,19 @@ inline std::string fresh_dir(const std::string& name) {
   return p.string();
 }
 
+// The message of the exception of type E (Error, UsageError, ...) that `f`
+// throws; "" when `f` returns normally. Another exception propagates, so the
+// test fails with it.
+template <typename E, typename F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "";
+}
+
 inline std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;

@@ -4,11 +4,11 @@
 #include <string>
 
 #include "ocrforge/infer/benchmark_report.h"
-#include "ocrforge/infer/ort_model.h"
+#include "ocrforge/infer/network.h"
 
 namespace ocrforge {
 
-inline void print_benchmark(const std::string& name, const OrtModel& model, const StageStats& stats,
+inline void print_benchmark(const std::string& name, const Network& model, const StageStats& stats,
                             const RuntimeParams& rt, int batch_size, const std::string& input_shape,
                             double total_s, double rss_mb) {
   BenchmarkReport r;

@@ -22,8 +22,8 @@
 #include "ocrforge/infer/ort_model.h"
 #include "ocrforge/infer/params.h"
 #include "ocrforge/train/dist/c10d_communicator.h"
-#include "ocrforge/train/models/ctc_loss.h"
-#include "ocrforge/train/models/rec_model.h"
+#include "ocrforge/train/tasks/rec/ctc_loss.h"
+#include "ocrforge/train/tasks/rec/rec_model.h"
 #include "ocrforge/version.h"
 
 namespace ocrforge {

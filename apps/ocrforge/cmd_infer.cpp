@@ -26,13 +26,9 @@
 #include "ocr_outputs.h"
 #include "ocrforge/core/atomic_file.h"
 #include "ocrforge/vision/rec_resize.h"
-#ifdef OCRFORGE_WITH_TRAIN
-#include "ocrforge/train/loop/checkpoint_detector.h"
-#include "ocrforge/train/loop/checkpoint_recognizer.h"
-#elif defined(OCRFORGE_TRAIN_BINARY)
 #include "ocrforge/core/checkpoint_path.h"
+#include "ocrforge/infer/checkpoint_networks.h"
 #include "run_command.h"
-#endif
 
 namespace fs = std::filesystem;
 
@@ -45,35 +41,14 @@ static std::string py_float(float v) {
   return buf;
 }
 
-#ifdef OCRFORGE_WITH_TRAIN
-// A checkpoint runs in LibTorch, in fp32: --precision int8 is for ONNX models.
-static void refuse_int8_checkpoint(const RuntimeParams& rt, const std::string& flag) {
-  if (rt.precision == "int8")
-    throw UsageError("--precision int8 applies to ONNX models; " + flag +
-                     " names a training checkpoint, which runs in LibTorch fp32 (export it first: ocrforge export)");
-}
-#endif
-
 static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadParams& read,
                      const std::vector<std::string>& images) {
-  // --det_model_dir naming a det training checkpoint (or its save_model_dir)
-  // runs the LibTorch model with the same resize and post-processing.
-  std::unique_ptr<TextDetector> det;
-#ifdef OCRFORGE_WITH_TRAIN
-  std::unique_ptr<CheckpointDetector> ckpt;
-  if (is_checkpoint_path(p.det.model_dir)) {
-    refuse_int8_checkpoint(p.runtime, "--det_model_dir");
-    ckpt = std::make_unique<CheckpointDetector>(p.det.model_dir, effective_threads(p.runtime.cpu_threads),
-                                                p.det.resize, p.det.post);
-    std::fprintf(stderr, "detecting with checkpoint %s (LibTorch)\n", ckpt->path().c_str());
-  } else {
-    det = std::make_unique<TextDetector>(p.det, p.runtime);
-  }
-  auto detect = [&](const cv::Mat& bgr) { return ckpt ? ckpt->detect(bgr) : det->detect(bgr); };
-#else
-  det = std::make_unique<TextDetector>(p.det, p.runtime);
+  // --det_model_dir may name a det training checkpoint (or its
+  // save_model_dir): the same resize and post-processing on its LibTorch network.
+  const auto det = std::make_unique<TextDetector>(p.det, p.runtime);
+  if (is_checkpoint_path(p.det.model_dir))
+    std::fprintf(stderr, "detecting with checkpoint %s (LibTorch)\n", det->model().path().c_str());
   auto detect = [&](const cv::Mat& bgr) { return det->detect(bgr); };
-#endif
   const std::string dir = flags.get("draw_img_save_dir");
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -112,33 +87,19 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadPa
   });
   results.commit();
   std::fprintf(stderr, "results in %s\n", results_path.c_str());
-  if (flags.get_bool("benchmark") && det)
+  if (flags.get_bool("benchmark"))
     print_benchmark("det", det->model(), det->stats(), p.runtime, 1, "dynamic", total.elapsed_ms() / 1000.0, current_rss_mb());
   return failed == 0 ? 0 : 1;
 }
 
-#ifdef OCRFORGE_WITH_TRAIN
-// --rec_model_dir naming a training checkpoint (or its save_model_dir) runs
-// the LibTorch model, with the dictionary stored in the checkpoint's config.
-static int infer_rec_checkpoint(const OcrParams& p, const ImageReadParams& read, const std::vector<std::string>& images) {
-  refuse_int8_checkpoint(p.runtime, "--rec_model_dir");
-  CheckpointRecognizer rec(p.rec.model_dir, effective_threads(p.runtime.cpu_threads), p.rec.batch_num);
-  std::fprintf(stderr, "recognising with checkpoint %s (LibTorch)\n", rec.path().c_str());
-  size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
-    RecText r = rec.recognize({cap_rec_width(img.bgr, p.rec.image_h)})[0];
-    std::printf("Predicts of %s:('%s', %s)\n", path.c_str(), r.text.c_str(), py_float(r.score).c_str());
-    std::fflush(stdout);
-  });
-  return failed == 0 ? 0 : 1;
-}
-#endif
-
+// --rec_model_dir may name a training checkpoint (or its save_model_dir):
+// its LibTorch network, with the dictionary and input size of its config,
+// read by the same recognizer as an export.
 static int infer_rec(const FlagSet& flags, const OcrParams& p, const ImageReadParams& read,
                      const std::vector<std::string>& images) {
-#ifdef OCRFORGE_WITH_TRAIN
-  if (is_checkpoint_path(p.rec.model_dir)) return infer_rec_checkpoint(p, read, images);
-#endif
   TextRecognizer rec(p.rec, p.runtime);
+  if (is_checkpoint_path(p.rec.model_dir))
+    std::fprintf(stderr, "recognising with checkpoint %s (LibTorch)\n", rec.model().path().c_str());
   Stopwatch total;
   size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
     RecText r = rec.recognize({cap_rec_width(img.bgr, p.rec.image_h)})[0];
@@ -177,11 +138,11 @@ int cmd_infer(const Args& args) {
     throw UsageError("expected exactly one of det, cls, rec (e.g. ocrforge infer rec --image_dir crops/)");
   if (flags.get("image_dir").empty()) throw UsageError("--image_dir is required (an image file or a folder)");
   const OcrParams p = ocr_params_from_flags(flags);
-#if !defined(OCRFORGE_WITH_TRAIN) && defined(OCRFORGE_TRAIN_BINARY)
-  // A training checkpoint runs in LibTorch, which only ocrforge-train loads.
-  if ((pos[0] == "det" && is_checkpoint_path(p.det.model_dir)) || (pos[0] == "rec" && is_checkpoint_path(p.rec.model_dir)))
+  // A training checkpoint runs in LibTorch, which only ocrforge-train loads
+  // (it registers the checkpoint networks at start-up).
+  if (!checkpoint_networks_registered() && ((pos[0] == "det" && is_checkpoint_path(p.det.model_dir)) ||
+                                            (pos[0] == "rec" && is_checkpoint_path(p.rec.model_dir))))
     return exec_train_binary("infer", args);
-#endif
   const ImageReadParams read = image_read_params_from_flags(flags);
   if (pos[0] == "det") refuse_output_in_input(flags.get("image_dir"), flags.get("draw_img_save_dir"), "--draw_img_save_dir");
   const std::vector<std::string> images = list_images(flags.get("image_dir"));

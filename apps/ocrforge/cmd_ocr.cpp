@@ -85,7 +85,7 @@ int cmd_ocr(const Args& args) {
   std::unique_ptr<OcrStream> stream;
   std::unique_ptr<OcrPipeline> ocr;
   if (pipelined) {
-    StreamOptions so;
+    StreamParams so;
     so.keep_crops = out_opt.save_crops;
     so.decode = [&loop](const std::string& path) { return loop.decode(path); };
     stream = std::make_unique<OcrStream>(params, so);

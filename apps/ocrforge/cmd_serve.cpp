@@ -47,12 +47,12 @@ static void declare_serve_flags(FlagSet& f) {
 static const char* kOcrOnlyFlags[] = {"image_dir", "draw_img_save_dir", "save_crop_res", "crop_res_save_dir",
                                       "save_label", "benchmark", "warmup_runs"};
 
-static ServeOptions serve_options_from_flags(const FlagSet& f, const ImageReadParams& read) {
+static ServeParams serve_options_from_flags(const FlagSet& f, const ImageReadParams& read) {
   for (const char* name : kOcrOnlyFlags)
     if (f.was_set(name))
       throw UsageError("--" + std::string(name) + " is an `ocrforge ocr` flag; the server reads images from requests "
                        "and writes no files");
-  ServeOptions o;
+  ServeParams o;
   o.host = f.get("host");
   o.port = f.get_int_at_least("port", 0);
   if (!f.get("api_keys_file").empty()) o.keys = ApiKeys::load(f.get("api_keys_file"));
@@ -98,7 +98,7 @@ int cmd_serve(const Args& args) {
   if (!extra.empty())
     throw UsageError("unexpected argument '" + extra[0] + "' (flags are written --name=value or --name value)");
   const OcrParams params = ocr_params_from_flags(flags);
-  const ServeOptions options = serve_options_from_flags(flags, image_read_params_from_flags(flags));
+  const ServeParams options = serve_options_from_flags(flags, image_read_params_from_flags(flags));
 
   // SIGTERM / SIGINT are taken by one thread with sigwait(), blocked in
   // every other (the mask is inherited by the threads started below);

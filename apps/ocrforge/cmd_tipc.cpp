@@ -68,7 +68,7 @@ int cmd_tipc(const Args& args) {
   if (rest.size() != 3 && !params) throw UsageError("tipc " + rest[0] + " takes CONFIG.txt and MODE\n" + usage);
   const TipcConfig config = TipcConfig::load(rest[1]);
   if (rest[0] == "prepare") {
-    TipcPrepareOptions po;
+    TipcPrepareParams po;
     po.mode = rest[2];
     po.real_data = std::filesystem::is_directory(flags.get("real_data")) ? flags.get("real_data") : "";
     po.num_train = flags.get_int_at_least("num_train", 0);
@@ -81,7 +81,7 @@ int cmd_tipc(const Args& args) {
               << " item(s) cannot be made offline (listed as 'missing'); the stages that need them will fail\n";
     return 1;
   }
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = rest[2];
   o.node_ip = flags.get("node_ip");
   if (params) o.benchmark_params = rest[3];

@@ -1,14 +1,39 @@
 #include "ocr_flags.h"
 
+#include <cstdio>
 #include <map>
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
+#include "ocrforge/infer/checkpoint_networks.h"
 #include "ocrforge/infer/export_folder.h"
 #include "ocrforge/infer/image_reader.h"
 
 namespace ocrforge {
 
+namespace {
+
+// A default as the flag's text: the shortest form of a number ("0.3").
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+// "3, H, W": an image-shape flag's text.
+std::string shape_text(int h, int w) { return "3, " + std::to_string(h) + ", " + std::to_string(w); }
+
+// "['0', '180']": a list flag's text, in PaddleOCR's (Python's) spelling.
+std::string list_text(const std::vector<std::string>& items) {
+  std::string s = "[";
+  for (size_t i = 0; i < items.size(); ++i) s += (i ? ", '" : "'") + items[i] + "'";
+  return s + "]";
+}
+
+}  // namespace
+
+// Every default below comes from the params structs (default_ocr_params()),
+// so a default is written in one place and the help cannot drift from it.
 void declare_ocr_flags(FlagSet& f) {
   using K = FlagSet::Kind;
   const OcrParams d = default_ocr_params();
@@ -17,57 +42,56 @@ void declare_ocr_flags(FlagSet& f) {
   f.add("rec_model_dir", d.rec.model_dir, "recognition model: .onnx file or folder with inference.onnx");
   f.add("cls_model_dir", d.cls.model_dir, "direction classifier model: .onnx file or folder");
   f.add("rec_char_dict_path", d.rec.char_dict_path, "recognition dictionary, one character per line");
-  f.add_bool("use_gpu", false, "run on CUDA (needs an ONNX Runtime built with the CUDA provider)");
-  f.add("gpu_id", "0", "CUDA device index");
-  // Defaults from the params structs (one place): the physical cores, not
-  // PaddleOCR's 10 spinning threads; rec batch from measurements (docs/benchmarks.md).
-  f.add("cpu_threads", std::to_string(RuntimeParams{}.cpu_threads),
+  f.add_bool("use_gpu", d.runtime.use_gpu, "run on CUDA (needs an ONNX Runtime built with the CUDA provider)");
+  f.add("gpu_id", std::to_string(d.runtime.gpu_id), "CUDA device index");
+  // cpu_threads: the physical cores, not PaddleOCR's 10 spinning threads.
+  f.add("cpu_threads", std::to_string(d.runtime.cpu_threads),
         "ONNX Runtime intra-op threads (default: this machine's physical cores)");
-  f.add("inter_op_threads", std::to_string(RuntimeParams{}.inter_op_threads), "ONNX Runtime inter-op threads");
-  f.add("precision", "fp32",
+  f.add("inter_op_threads", std::to_string(d.runtime.inter_op_threads), "ONNX Runtime inter-op threads");
+  f.add("precision", d.runtime.precision,
         "fp32 or int8: int8 runs det and rec quantised (cls stays fp32), made once into the int8 cache; "
         "fp16 is not supported");
   f.add("int8_cache_dir", "", "folder of the int8 models (default: $OCRFORGE_CACHE_DIR/int8 or ~/.cache/ocrforge/int8)");
   f.add("int8_calibration_dir", "",
         "images that calibrate the int8 det model, in DIR/det (default: the set shipped in data/int8_calibration)");
-  f.add("int8_scheme", RuntimeParams{}.int8_scheme,
+  f.add("int8_scheme", d.runtime.int8_scheme,
         "how int8 weights are stored: auto (chosen by this CPU's instructions, `ocrforge check` says which), "
         "s8 (int8), s7 (int8 in [-64, 64]: exact without VNNI) or u8 (uint8)");
-  f.add_bool("ir_optim", RuntimeParams{}.ir_optim,
+  f.add_bool("ir_optim", d.runtime.ir_optim,
              "run the models in their exact simplified form (affine ops folded into the convolutions; fp32)");
-  f.add_bool("shared_arena", RuntimeParams{}.shared_arena,
+  f.add_bool("shared_arena", d.runtime.shared_arena,
              "one ONNX Runtime CPU memory arena for all the models of the run instead of one per model (lower peak RSS)");
   f.add_bool("benchmark", false, "print PaddleOCR's benchmark report per model after warm-up");
   f.add("det_algorithm", "DB", "detection algorithm (DB)");
-  f.add("det_limit_side_len", "960", "side length limit of the detector input");
-  f.add("det_limit_type", "max", "max: longer side <= limit; min: shorter side >= limit");
-  f.add("det_max_side_limit", "4000", "cap on the longer side of the detector input");
-  f.add("det_db_thresh", "0.3", "binarisation threshold of the probability map");
-  f.add("det_db_box_thresh", "0.6", "minimum box score");
-  f.add("det_db_unclip_ratio", "1.5", "box expansion ratio");
+  f.add("det_limit_side_len", std::to_string(d.det.resize.limit_side_len), "side length limit of the detector input");
+  f.add("det_limit_type", d.det.resize.limit_type == DetLimitType::Max ? "max" : "min", "max: longer side <= limit; min: shorter side >= limit");
+  f.add("det_max_side_limit", std::to_string(d.det.resize.max_side_limit), "cap on the longer side of the detector input");
+  f.add("det_db_thresh", number_text(d.det.post.thresh), "binarisation threshold of the probability map");
+  f.add("det_db_box_thresh", number_text(d.det.post.box_thresh), "minimum box score");
+  f.add("det_db_unclip_ratio", number_text(d.det.post.unclip_ratio), "box expansion ratio");
   f.add("max_batch_size", "10", "accepted for compatibility");
-  f.add_bool("use_dilation", false, "dilate the binary map (2x2)");
-  f.add("det_db_score_mode", "fast", "fast: score inside the box; slow: inside the contour");
-  f.add("det_box_type", "quad", "quad or poly");
+  f.add_bool("use_dilation", d.det.post.use_dilation, "dilate the binary map (2x2)");
+  f.add("det_db_score_mode", d.det.post.score_mode == DbScoreMode::Fast ? "fast" : "slow", "fast: score inside the box; slow: inside the contour");
+  f.add("det_box_type", d.det.post.box_type == DetBoxType::Quad ? "quad" : "poly", "quad or poly");
   f.add("rec_algorithm", "SVTR_LCNet", "recognition algorithm (CTC models: SVTR_LCNet, CRNN)");
-  f.add("rec_image_shape", "3, 48, 320", "recognition input C, H, W");
-  f.add("rec_batch_num", std::to_string(RecParams{}.batch_num),
+  f.add("rec_image_shape", shape_text(d.rec.image_h, d.rec.image_w), "recognition input C, H, W");
+  f.add("rec_batch_num", std::to_string(d.rec.batch_num),
         "crops per recognition model call (only crops of equal input width share one, so results never depend on it)");
-  f.add("rec_workers", std::to_string(RecParams{}.workers),
+  f.add("rec_workers", std::to_string(d.rec.workers),
         "recognition batches run at once, each with cpu_threads / rec_workers ORT threads "
         "(0: one per cpu thread; results never depend on it)");
-  f.add("rec_min_width", std::to_string(RecParams{}.min_width),
+  f.add("rec_min_width", std::to_string(d.rec.min_width),
         "narrowest recognition input, capped at the rec_image_shape width: narrower crops are padded to it "
         "(0: that width, PaddleOCR's rule; the default read more words on whole pages and is faster, "
         "docs/benchmarks.md)");
   f.add("max_text_length", "25", "accepted for compatibility");
-  f.add_bool("use_space_char", true, "the dictionary is followed by a space class");
-  f.add("drop_score", "0.5", "lines with a lower recognition score are dropped");
-  f.add_bool("use_angle_cls", false, "run the 0/180 degree direction classifier");
-  f.add("cls_image_shape", "3, 48, 192", "classifier input C, H, W");
-  f.add("label_list", "['0', '180']", "classifier labels");
-  f.add("cls_batch_num", "6", "crops per classifier batch");
-  f.add("cls_thresh", "0.9", "rotate when the 180 score exceeds this");
+  f.add_bool("use_space_char", d.rec.use_space_char, "the dictionary is followed by a space class");
+  f.add("drop_score", number_text(d.drop_score), "lines with a lower recognition score are dropped");
+  f.add_bool("use_angle_cls", d.use_angle_cls, "run the 0/180 degree direction classifier");
+  f.add("cls_image_shape", shape_text(d.cls.image_h, d.cls.image_w), "classifier input C, H, W");
+  f.add("label_list", list_text(d.cls.label_list), "classifier labels");
+  f.add("cls_batch_num", std::to_string(d.cls.batch_num), "crops per classifier batch");
+  f.add("cls_thresh", number_text(d.cls.thresh), "rotate when the 180 score exceeds this");
   f.add("draw_img_save_dir", "./inference_results", "folder for visualisations and result files");
   f.add_bool("save_crop_res", false, "save every text-line crop");
   f.add("crop_res_save_dir", "./output", "folder for --save_crop_res");
@@ -169,6 +193,7 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   rec.use_space_char = f.get_bool("use_space_char");
   // An `ocrforge export` folder brings its dictionary and input shape (explicit flags win).
   apply_rec_export_folder(rec, f.was_set("rec_char_dict_path"), f.was_set("rec_image_shape"));
+  apply_rec_checkpoint(rec, f.was_set("rec_char_dict_path"), f.was_set("rec_image_shape"));
 
   auto& cls = p.cls;
   cls.model_dir = f.get("cls_model_dir");

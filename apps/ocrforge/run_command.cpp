@@ -39,7 +39,8 @@ int exec_train_binary(const std::string& cmd, const Args& args) {
   execv(path.c_str(), argv.data());
   std::cerr << "ocrforge " << cmd << ": error: cannot run " << path << " (" << std::strerror(errno)
             << "): the LibTorch commands (train, eval, export, check, infer on a checkpoint) are in "
-               "ocrforge-train, installed next to ocrforge; rebuild or reinstall both (make install)\n";
+               "ocrforge-train, which is not built or not installed next to ocrforge: build it (make build, or "
+               "cmake --build build --target ocrforge-train) or install both (make install)\n";
   return 1;
 }
 

@@ -22,7 +22,7 @@ class StreamedImageLoop {
   // Decodes each input with `reader` instead of read_image.
   StreamedImageLoop(const ImageReadParams& read, ImageReaderFn reader) : read_(read), reader_(std::move(reader)) {}
 
-  // The StreamOptions::decode to construct the stream with (on the stream's
+  // The StreamParams::decode to construct the stream with (on the stream's
   // decoding thread). While one file decodes, fd 2 goes to a temp file
   // (DecoderMessages); the lock keeps the sink from printing meanwhile, so
   // only the decoder's own lines are caught.

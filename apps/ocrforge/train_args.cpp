@@ -2,7 +2,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
-#include "ocrforge/train/task/training_schema.h"
+#include "ocrforge/train/tasks/training_schema.h"
 
 namespace ocrforge {
 

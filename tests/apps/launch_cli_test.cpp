@@ -14,7 +14,7 @@
 
 #include "ocrforge/core/tcp_port.h"
 #include "test_support.h"
-#include "train/loop/trainer_fixture.h"
+#include "train/tasks/rec/trainer_fixture.h"
 
 namespace fs = std::filesystem;
 using namespace ocrforge;

@@ -7,7 +7,7 @@
 
 #include "ocrforge/core/tcp_port.h"
 #include "test_support.h"
-#include "train/loop/trainer_fixture.h"
+#include "train/tasks/rec/trainer_fixture.h"
 
 using namespace ocrforge;
 namespace fs = std::filesystem;

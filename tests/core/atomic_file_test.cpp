@@ -36,12 +36,9 @@ std::vector<std::string> names_in(const std::string& dir) {
 }
 
 std::string error_of(const std::string& path) {
-  try {
+  return ocrforge::test::message_of<Error>([&] {
     write_file_atomic(path, "x");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ocrforge/core/error.h"
+#include "test_support.h"
 
 using ocrforge::Charset;
 
@@ -28,12 +29,9 @@ std::string write_temp(const std::string& tag, const std::string& content) {
 }
 
 std::string error_of_load(const std::string& path) {
-  try {
+  return ocrforge::test::message_of<ocrforge::Error>([&] {
     Charset::load(path, false);
-  } catch (const ocrforge::Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 }  // namespace

@@ -31,21 +31,15 @@ inline testing::AssertionResult contains(const std::string& text, const std::str
 // validation message ("" when valid).
 std::string problems_after(const std::vector<std::string>& overrides) {
   Config c = Config::load_file(ocrforge::test::source_dir() + "/configs/rec/rec_tiny_test.yml");
-  try {
+  return ocrforge::test::message_of<UsageError>([&] {
     c.apply_overrides(overrides);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 std::string problems_of(const std::string& yaml) {
-  try {
+  return ocrforge::test::message_of<UsageError>([&] {
     Config::from_string(yaml, "t.yml").validate();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 }  // namespace

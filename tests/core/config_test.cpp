@@ -58,12 +58,9 @@ Config small() { return Config::from_string(kSmall, "small.yml"); }
 // The UsageError message of `f` ("" when nothing was thrown).
 template <typename F>
 std::string usage_error(F f) {
-  try {
+  return ocrforge::test::message_of<UsageError>([&] {
     f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 }  // namespace

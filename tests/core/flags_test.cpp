@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ocrforge/core/error.h"
+#include "test_support.h"
 
 using ocrforge::FlagSet;
 using ocrforge::UsageError;
@@ -28,12 +29,9 @@ FlagSet make_flags() {
 
 // Runs parse and returns the UsageError message ("" when nothing was thrown).
 std::string usage_error_of(FlagSet& f, const Strings& args) {
-  try {
+  return ocrforge::test::message_of<UsageError>([&] {
     f.parse(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 }  // namespace

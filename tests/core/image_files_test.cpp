@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ocrforge/core/error.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using Strings = std::vector<std::string>;
@@ -45,12 +46,9 @@ class TempFolder {
 };
 
 std::string error_of_list(const std::string& path) {
-  try {
+  return ocrforge::test::message_of<ocrforge::Error>([&] {
     ocrforge::list_images(path);
-  } catch (const ocrforge::Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 }  // namespace

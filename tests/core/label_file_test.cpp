@@ -12,12 +12,9 @@ namespace {
 // The error message of `fn`, or "" when it does not throw Error.
 template <typename Fn>
 std::string error_of(Fn fn) {
-  try {
+  return ocrforge::test::message_of<Error>([&] {
     fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 }  // namespace
 

@@ -29,12 +29,9 @@ std::string scan_pdf(const std::string& dir, int pages = 1) {
 }
 
 std::string error_of(const std::string& path) {
-  try {
+  return ocrforge::test::message_of<Error>([&] {
     PdfSource pdf(path);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 }  // namespace

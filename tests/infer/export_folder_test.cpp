@@ -18,12 +18,9 @@ std::string folder_with(const std::string& name, const std::string& yml) {
 }
 
 std::string error_of(const std::function<void()>& f) {
-  try {
+  return ocrforge::test::message_of<Error>([&] {
     f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 const auto no_flags = [](const std::string&) { return false; };

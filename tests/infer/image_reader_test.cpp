@@ -10,12 +10,9 @@
 using namespace ocrforge;
 
 static std::string error_of(const std::string& path) {
-  try {
+  return ocrforge::test::message_of<Error>([&] {
     read_image(path);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 TEST(ImageReader, ReadsRealJpegAsBgr) {
@@ -163,12 +160,9 @@ TEST(ImageReader, CorruptImageIsToldFromNonImage) {
 }
 
 static std::string decode_error(const std::string& bytes, int64_t max_pixels = kDefaultMaxImagePixels) {
-  try {
+  return ocrforge::test::message_of<Error>([&] {
     decode_image(bytes, "upload", 4000, max_pixels);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 TEST(ImageReader, DecodesBytesLikeTheFile) {

@@ -89,12 +89,12 @@ TEST(OcrPipeline, EmptyAndOneByOneImagesGiveNoLines) {
 TEST(OcrPipeline, RunSettingsOverrideThresholdsForOneCall) {
   OcrPipeline ocr(params(false));
   const cv::Mat img = cv::imread(test::data_dir() + "/samples/imgs_ger_1.jpg");
-  RunSettings strict = ocr.default_settings();
+  RunParams strict = ocr.default_settings();
   strict.drop_score = 1.01f;  // above any score: every line dropped, the boxes stay
   const OcrResult none = ocr.run(img, strict);
   EXPECT_TRUE(none.lines.empty());
   EXPECT_EQ(none.detected.size(), 3u);
-  RunSettings few = ocr.default_settings();
+  RunParams few = ocr.default_settings();
   few.det_post.box_thresh = 0.999f;  // no box scores that high
   EXPECT_TRUE(ocr.run(img, few).detected.empty());
   // The pipeline's own settings are untouched by either call.
@@ -103,7 +103,7 @@ TEST(OcrPipeline, RunSettingsOverrideThresholdsForOneCall) {
 
 TEST(OcrPipeline, AskingForAnUnloadedClassifierIsAnError) {
   const OcrPipeline ocr(params(false));
-  RunSettings s = ocr.default_settings();
+  RunParams s = ocr.default_settings();
   s.use_angle_cls = true;
   try {
     ocr.run(cv::imread(test::data_dir() + "/samples/imgs_ger_1.jpg"), s);

@@ -28,7 +28,7 @@ TEST(OcrStream, ResultsComeInInputOrderAndABadImageFailsAlone) {
   const std::string en = test::data_dir() + "/samples/imgs_en_img623.jpg";
   const std::vector<std::string> paths = {ger, dir + "/missing.jpg", en, broken, ger};
 
-  OcrStream stream(params(), StreamOptions{});
+  OcrStream stream(params(), StreamParams{});
   std::vector<StreamResult> got;
   stream.run(paths, [&](StreamResult&& r) { got.push_back(std::move(r)); });
 
@@ -58,7 +58,7 @@ TEST(OcrStream, ResultsComeInInputOrderAndABadImageFailsAlone) {
 }
 
 TEST(OcrStream, AnExceptionInTheSinkStopsTheStagesAndIsRethrown) {
-  StreamOptions one_each;
+  StreamParams one_each;
   one_each.queue_depth = 1;
   one_each.det_threads = 1;
   one_each.rec_threads = 1;

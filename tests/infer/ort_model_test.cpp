@@ -11,12 +11,9 @@
 using namespace ocrforge;
 
 static std::string error_of(const std::string& model) {
-  try {
+  return ocrforge::test::message_of<Error>([&] {
     OrtModel m(model, RuntimeParams{}, "det", "--det_model_dir");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 TEST(OrtModel, LoadsFolderWithInferenceOnnx) {

@@ -138,7 +138,7 @@ TEST(OcrServer, PlainApiAnswersTheSystemResultsJson) {
 // The list of bad inputs, each with its status and a JSON error.
 TEST(OcrServer, BadInputsGetTheirStatusAndAJsonError) {
   const std::string key = "0123456789abcdef0123456789abcdef";
-  ServeOptions o = test::test_options();
+  ServeParams o = test::test_options();
   o.keys = ApiKeys::from_list({key});
   test::TestServer s(o);
   auto c = s.client();
@@ -202,7 +202,7 @@ TEST(OcrServer, BadInputsGetTheirStatusAndAJsonError) {
 }
 
 TEST(OcrServer, FullQueueAnswers503WithRetryAfter) {
-  ServeOptions o = test::test_options();
+  ServeParams o = test::test_options();
   o.max_concurrency = 1;
   o.queue_size = 0;
   o.retry_after_s = 3;
@@ -230,7 +230,7 @@ TEST(OcrServer, FullQueueAnswers503WithRetryAfter) {
 }
 
 TEST(OcrServer, RequestTimeoutAnswers503Or504) {
-  ServeOptions o = test::test_options();
+  ServeParams o = test::test_options();
   o.request_timeout = std::chrono::milliseconds(1);
   test::TestServer s(o);
   auto c = s.client();
@@ -260,7 +260,7 @@ TEST(OcrServer, UrlInputsOnlyWithAllowUrls) {
     EXPECT_NE(json::parse(res->body)["errorMsg"].get<std::string>().find("--allow_urls"), std::string::npos);
   }
   {
-    ServeOptions o = test::test_options();
+    ServeParams o = test::test_options();
     o.allow_urls = true;
     test::TestServer open(o);
     auto c = open.client();
@@ -292,7 +292,7 @@ TEST(OcrServer, ReadyOnlyOnceModelsAreLoaded) {
 
 TEST(OcrServer, MetricsAndAccessLogCountWhatHappened) {
   const std::string dir = test::fresh_dir("serve_metrics");
-  ServeOptions o = test::test_options();
+  ServeParams o = test::test_options();
   o.access_log = dir + "/access.log";
   o.metrics_port = 0;
   test::TestServer s(o);
@@ -342,7 +342,7 @@ TEST(OcrServer, MetricsAndAccessLogCountWhatHappened) {
 // Requests at once on one shared pipeline get what they get one by one (the
 // TSan build runs this to check the sharing).
 TEST(OcrServer, ConcurrentRequestsShareTheModelsAndMatchSequentialAnswers) {
-  ServeOptions o = test::test_options();
+  ServeParams o = test::test_options();
   o.max_concurrency = 3;
   test::TestServer s(o, true, /*cls=*/true);
   const std::vector<std::string> names = {"imgs_ger_1.jpg", "imgs_french_0.jpg", "imgs_00009282.jpg"};
@@ -370,7 +370,7 @@ TEST(OcrServer, ServesHttpsWithACertificateAndRefusesBadFiles) {
                                           dir + "/cert.pem -days 1 -subj /CN=localhost",
                                       dir);
   ASSERT_EQ(made.exit_code, 0) << made.err;
-  ServeOptions o = test::test_options();
+  ServeParams o = test::test_options();
   o.tls_cert = dir + "/cert.pem";
   o.tls_key = dir + "/key.pem";
   {

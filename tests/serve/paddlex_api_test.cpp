@@ -9,8 +9,8 @@
 using namespace ocrforge;
 using json = nlohmann::json;
 
-static RunSettings defaults() {
-  RunSettings s;
+static RunParams defaults() {
+  RunParams s;
   s.det_resize.limit_side_len = 960;
   s.det_post.thresh = 0.3f;
   s.det_post.box_thresh = 0.6f;

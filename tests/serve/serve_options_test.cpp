@@ -6,14 +6,14 @@
 
 using namespace ocrforge;
 
-TEST(ServeOptions, LoopbackAddressesAreRecognised) {
+TEST(ServeParams, LoopbackAddressesAreRecognised) {
   for (const char* h : {"127.0.0.1", "127.1.2.3", "::1", "localhost"}) EXPECT_TRUE(is_loopback_host(h)) << h;
   for (const char* h : {"0.0.0.0", "::", "10.0.0.5", "192.168.1.2", "example.org", ""})
     EXPECT_FALSE(is_loopback_host(h)) << h;
 }
 
-TEST(ServeOptions, PublicAddressNeedsKeysOrInsecure) {
-  ServeOptions o;
+TEST(ServeParams, PublicAddressNeedsKeysOrInsecure) {
+  ServeParams o;
   o.host = "0.0.0.0";
   try {
     check_serve_options(o);
@@ -29,8 +29,8 @@ TEST(ServeOptions, PublicAddressNeedsKeysOrInsecure) {
   EXPECT_NO_THROW(check_serve_options(o));
 }
 
-TEST(ServeOptions, HalfATlsPairIsRefused) {
-  ServeOptions o;
+TEST(ServeParams, HalfATlsPairIsRefused) {
+  ServeParams o;
   o.tls_cert = "cert.pem";
   EXPECT_THROW(check_serve_options(o), UsageError);
 }

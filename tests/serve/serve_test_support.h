@@ -24,8 +24,8 @@ inline OcrParams model_params(bool cls = false) {
   return p;
 }
 
-inline ServeOptions test_options() {
-  ServeOptions o;
+inline ServeParams test_options() {
+  ServeParams o;
   o.port = 0;
   o.access_log = "";
   return o;
@@ -34,7 +34,7 @@ inline ServeOptions test_options() {
 class TestServer {
  public:
   // Loads the models first unless `load` is false.
-  explicit TestServer(ServeOptions options, bool load = true, bool cls = false) : server_(std::move(options)) {
+  explicit TestServer(ServeParams options, bool load = true, bool cls = false) : server_(std::move(options)) {
     if (load) server_.load(model_params(cls));
     thread_ = std::thread([this] { server_.serve(); });
   }

@@ -180,7 +180,7 @@ TEST(Synth, EverySampleIsDrawnWithAFontHavingItsGlyphs) {
   SynthInputs inputs(p.common);
   FontRenderers renderers(inputs.fonts());
   for (uint64_t i = 0; i < 80; ++i) {
-    const RecSample s = render_rec_sample(p, inputs.sources(), renderers, i);
+    const SynthRecSample s = render_rec_sample(p, inputs.sources(), renderers, i);
     const FontInfo& f = inputs.fonts().info(s.font);
     EXPECT_TRUE(freetype_covers(f.path, f.face_index, s.text)) << s.text << " drawn with " << f.path;
   }

@@ -44,12 +44,9 @@ TEST(TipcConfig, ValuesListsAndModeSelectors) {
 
 TEST(TipcConfig, MalformedFilesNameTheLine) {
   const auto error_of = [](const std::string& text) -> std::string {
-    try {
+    return ocrforge::test::message_of<Error>([&] {
       TipcConfig::parse(text, "cfg.txt");
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "";
+    });
   };
   EXPECT_NE(error_of("=====train_params=====\nmodel_name x\n").find("cfg.txt:2: 'model_name x' is not a TIPC line"),
             std::string::npos);

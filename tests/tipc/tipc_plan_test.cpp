@@ -20,7 +20,7 @@ const std::string kCfg = "test_tipc/configs/PP-OCRv3_mobile_rec/PP-OCRv3_mobile_
 const std::string kOut = "./test_tipc/output/PP-OCRv3_mobile_rec/lite_train_lite_infer";
 
 TEST(TipcPlan, FleetConfigComposesLaunchExportAndBothBatchSizes) {
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "lite_train_lite_infer";
   o.node_ip = "192.168.0.1";
   const TipcPlan p = plan_tipc(shipped("train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt"), o);
@@ -47,7 +47,7 @@ TEST(TipcPlan, FleetConfigComposesLaunchExportAndBothBatchSizes) {
 }
 
 TEST(TipcPlan, CpuFleetVariantLaunchesOneCpuWorkerPerLoopbackNode) {
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "lite_train_lite_infer";
   o.node_ip = "127.0.0.2";
   o.is_trainer0 = false;
@@ -62,7 +62,7 @@ TEST(TipcPlan, CpuFleetVariantLaunchesOneCpuWorkerPerLoopbackNode) {
 }
 
 TEST(TipcPlan, OtherNodesTrainButSkipExportAndInferenceSayingWhy) {
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "lite_train_lite_infer";
   o.is_trainer0 = false;
   const TipcPlan p = plan_tipc(shipped("train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt"), o);
@@ -75,7 +75,7 @@ TEST(TipcPlan, OtherNodesTrainButSkipExportAndInferenceSayingWhy) {
 }
 
 TEST(TipcPlan, SingleNodeConfigRunsEachDeviceSpecAndBothInferenceDevices) {
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "whole_train_whole_infer";
   const TipcPlan p = plan_tipc(shipped("train_infer_python.txt"), o);
   const std::string out = "./test_tipc/output/PP-OCRv3_mobile_rec/whole_train_whole_infer";
@@ -105,7 +105,7 @@ TEST(TipcPlan, SwitchesThatDoNotApplyAndUnsupportedTrainersAreReported) {
   set("pact_train:null", "pact_train:deploy/slim/quantization/quant.py -c x.yml -o");
   set("--use_gpu:True|False", "--use_gpu:False");
   set("--enable_mkldnn:False", "--enable_mkldnn:True");
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "lite_train_lite_infer";
   const TipcPlan p = plan_tipc(TipcConfig::parse(text, "edited.txt"), o);
   ASSERT_GE(p.stages.size(), 4u);
@@ -122,7 +122,7 @@ TEST(TipcPlan, SwitchesThatDoNotApplyAndUnsupportedTrainersAreReported) {
 }
 
 TEST(TipcPlan, WholeInferExportsNothingAndInfersTheGivenModel) {
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "whole_infer";
   const TipcPlan p = plan_tipc(shipped("train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt"), o);
   ASSERT_EQ(p.stages.size(), 2u);  // infer_export null: inference only, batch 1 and 6
@@ -136,7 +136,7 @@ TEST(TipcPlan, AToolWithoutCounterpartIsASkippedStageNotAnAbort) {
   std::string text = test::read_text(test::source_dir() + "/test_tipc/configs/PP-OCRv3_mobile_rec/train_infer_python.txt");
   const std::string from = "inference:tools/infer/predict_rec.py";
   text.replace(text.find(from), from.size(), "inference:tools/infer/predict_e2e.py");
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "lite_train_lite_infer";
   const TipcPlan p = plan_tipc(TipcConfig::parse(text, "edited.txt"), o);
   ASSERT_EQ(p.stages.size(), 8u);
@@ -149,7 +149,7 @@ TEST(TipcPlan, AToolWithoutCounterpartIsASkippedStageNotAnAbort) {
 
 TEST(TipcPlan, DetectorConfigExportsItsTrainModelThenInfersItInWholeInfer) {
   // PaddleOCR's det file names the model slot train_model and exports it first.
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "whole_infer";
   const TipcPlan p = plan_tipc(
       TipcConfig::load(test::source_dir() + "/test_tipc/configs/ch_ppocr_mobile_v2_0_det/train_infer_python.txt"), o);
@@ -166,7 +166,7 @@ TEST(TipcPlan, DetectorConfigExportsItsTrainModelThenInfersItInWholeInfer) {
 // benchmark_train as PaddleOCR's benchmark_train.sh composes it without PARAMS:
 // every batch size x fp item of train_benchmark_params on N1C4, training only.
 TEST(TipcPlan, BenchmarkTrainRunsEachBatchAndPrecisionOnFourCardsTrainingOnly) {
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "benchmark_train";
   o.benchmark_root = "/bench";
   o.repo_name = "ocrforge";
@@ -194,7 +194,7 @@ TEST(TipcPlan, BenchmarkTrainRunsEachBatchAndPrecisionOnFourCardsTrainingOnly) {
 
 // With PARAMS (modeltype_bs_fp_runmode_device) one run, epoch x nodes x cards.
 TEST(TipcPlan, BenchmarkTrainParamsPickOneRunAndScaleTheEpoch) {
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "benchmark_train";
   o.benchmark_params = "dynamic_bs8_fp32_DP_N1C2";
   const TipcPlan p = plan_tipc(shipped("train_infer_python.txt"), o);
@@ -219,7 +219,7 @@ TEST(TipcPlan, BenchmarkTrainOnACpuConfigRunsCpuProcesses) {
   const TipcConfig c = TipcConfig::load(test::source_dir() +
                                         "/test_tipc/configs/ch_ppocr_mobile_v2_0_det/"
                                         "train_linux_cpu_normal_normal_infer_python_linux_cpu.txt");
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "benchmark_train";
   const TipcPlan p = plan_tipc(c, o);
   ASSERT_EQ(p.stages.size(), 2u);  // batch 8, fp32 and fp16 on N1C1
@@ -238,7 +238,7 @@ TEST(TipcPlan, BenchmarkTrainOnACpuConfigRunsCpuProcesses) {
 // reads that line by position).
 TEST(TipcPlan, DetFleetAndMacCpuFilesComposeAsPaddleOcrsScriptDoes) {
   const std::string dir = test::source_dir() + "/test_tipc/configs/ch_ppocr_mobile_v2_0_det/";
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "lite_train_lite_infer";
   o.node_ip = "192.168.0.1";
   const TipcPlan fleet = plan_tipc(TipcConfig::load(dir + "train_linux_gpu_fleet_normal_infer_python_linux_gpu_cpu.txt"), o);
@@ -262,7 +262,7 @@ TEST(TipcPlan, DetFleetAndMacCpuFilesComposeAsPaddleOcrsScriptDoes) {
 // Our PP-OCRv4 fine-tune config in the fleet forms: the same launch as the seed's file.
 TEST(TipcPlan, PpOcrV4FineTuneFleetFormsLaunchOnTwoNodes) {
   const std::string dir = test::source_dir() + "/test_tipc/configs/ch_PP-OCRv4_rec_finetune/";
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "lite_train_lite_infer";
   o.node_ip = "127.0.0.2";
   o.is_trainer0 = false;
@@ -279,7 +279,7 @@ TEST(TipcPlan, PpOcrV4FineTuneFleetFormsLaunchOnTwoNodes) {
 }
 
 TEST(TipcPlan, UnknownModesAndToolsAreUsageErrors) {
-  TipcPlanOptions o;
+  TipcPlanParams o;
   o.mode = "lite_train";
   EXPECT_THROW(plan_tipc(shipped("train_infer_python.txt"), o), UsageError);
   EXPECT_THROW(tipc_translate("tools/infer_kie.py -c x.yml", {}), UsageError);

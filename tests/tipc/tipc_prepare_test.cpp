@@ -68,7 +68,7 @@ TEST(TipcPrepare, MakesRecLabelsInPaddleOcrLayoutDisjointAndKeepsThemOnARerun) {
   InDir in(dir);
   test::write_text("rec.yml", rec_yml());
   const TipcConfig c = tipc("rec.yml", "predict_rec.py", "./inference/rec_inference");
-  TipcPrepareOptions o;
+  TipcPrepareParams o;
   o.mode = "lite_train_lite_infer";
   o.num_train = 8;
   o.num_test = 4;
@@ -109,7 +109,7 @@ TEST(TipcPrepare, RealDataGivesTrainingTheHeadAndEvalTheTail) {
   }
   test::write_text("real/ic15_rec_train/rec_gt_train.txt", labels);
   test::write_text("rec.yml", rec_yml());
-  TipcPrepareOptions o;
+  TipcPrepareParams o;
   o.mode = "lite_train_lite_infer";
   o.num_train = 6;
   o.num_test = 3;
@@ -131,7 +131,7 @@ TEST(TipcPrepare, DetPagesAreMadeAndAPaddleBackboneIsReportedMissing) {
   const std::string dir = test::fresh_dir("tipc_prepare_det");
   InDir in(dir);
   test::write_text("det.yml", det_yml());
-  TipcPrepareOptions o;
+  TipcPrepareParams o;
   o.mode = "lite_train_lite_infer";
   o.num_train = 2;
   o.num_test = 1;
@@ -153,7 +153,7 @@ TEST(TipcPrepare, WholeInferMakesNoTrainingSetAndNamesTheModelItCannotMake) {
   const std::string dir = test::fresh_dir("tipc_prepare_whole_infer");
   InDir in(dir);
   test::write_text("rec.yml", rec_yml("./pretrain_models/never_read"));
-  TipcPrepareOptions o;
+  TipcPrepareParams o;
   o.mode = "whole_infer";
   o.num_test = 2;
   const auto items = by_path(prepare_tipc(tipc("rec.yml", "predict_rec.py", "./inference/rec_inference"), o));
@@ -164,7 +164,7 @@ TEST(TipcPrepare, WholeInferMakesNoTrainingSetAndNamesTheModelItCannotMake) {
 }
 
 TEST(TipcPrepare, UnknownModeAndAConfigWithoutTrainingConfigAreErrors) {
-  TipcPrepareOptions o;
+  TipcPrepareParams o;
   o.mode = "lite";
   EXPECT_THROW(prepare_tipc(tipc("x.yml", "predict_rec.py", "imgs"), o), UsageError);
   o.mode = "lite_train_lite_infer";

@@ -33,6 +33,8 @@ Field global_section() {
       // ocrforge's own keys: CPU threads, bit-reproducible kernels, global
       // gradient-norm clipping (0 = off).
       {"num_threads", I}, {"deterministic", B}, {"grad_clip", N},
+      // ocrforge's Prometheus monitor of a training run (train/loop/train_monitor.h).
+      {"metrics_port", I}, {"metrics_host", S},
       // PaddleOCR 2.x det configs carry it (static-graph weights); accepted, unused.
       {"load_static_weights", B},
       // the direction classifier's classes, in the model's output order

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/model_type.h"
 #include "ocrforge/core/yaml_child.h"
 
 namespace fs = std::filesystem;
@@ -31,10 +32,18 @@ std::optional<YAML::Node> export_yml(const std::string& model_dir, const std::st
                 "; export the model again with `ocrforge export`");
   }
   const YAML::Node& doc = loaded;  // const: lookups of absent keys must not insert them
-  const YAML::Node type = yaml_child(doc["Global"], "model_type");
-  if (type && type.IsScalar() && type.Scalar() != role)
-    throw Error("--" + role + "_model_dir '" + model_dir + "' holds a " + type.Scalar() + " model (" + yml +
-                "), not a " + (role == "rec" ? "recognizer" : "detector"));
+  const YAML::Node global = yaml_child(doc, "Global");
+  if (global && global.IsMap() && yaml_child(global, "model_type")) {
+    ModelType type;
+    try {
+      type = read_model_type(global, yml + ": Global");
+    } catch (const UsageError& e) {
+      throw Error(e.what());
+    }
+    if (model_type_name(type) != role)
+      throw Error("--" + role + "_model_dir '" + model_dir + "' holds a " + model_type_name(type) + " model (" + yml +
+                  "), not a " + (role == "rec" ? "recognizer" : "detector"));
+  }
   return loaded;
 }
 

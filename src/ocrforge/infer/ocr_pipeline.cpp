@@ -36,8 +36,8 @@ std::vector<OcrWord> line_words(const RecText& rec, const Quad& box, bool flippe
   return words;
 }
 
-RunSettings OcrPipeline::default_settings() const {
-  RunSettings s;
+RunParams OcrPipeline::default_settings() const {
+  RunParams s;
   s.det_resize = params_.det.resize;
   s.det_post = params_.det.post;
   s.use_angle_cls = params_.use_angle_cls;
@@ -49,7 +49,7 @@ OcrResult OcrPipeline::run(const cv::Mat& bgr, float coord_scale, bool keep_crop
   return static_cast<const OcrPipeline&>(*this).run(bgr, default_settings(), coord_scale, keep_crops);
 }
 
-OcrResult OcrPipeline::run(const cv::Mat& bgr, const RunSettings& settings, float coord_scale,
+OcrResult OcrPipeline::run(const cv::Mat& bgr, const RunParams& settings, float coord_scale,
                            bool keep_crops) const {
   if (settings.use_angle_cls && !cls_)
     throw Error("the direction classifier was asked for but not loaded (load it with --use_angle_cls true)");

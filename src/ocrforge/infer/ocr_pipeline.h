@@ -59,7 +59,7 @@ struct OcrResult {
 
 // What one run may set differently from the pipeline's parameters (a
 // server's per-request switches); the models stay the ones loaded.
-struct RunSettings {
+struct RunParams {
   DetResizeParams det_resize;
   DbPostParams det_post;
   bool use_angle_cls = false;  // true needs the classifier loaded (OcrParams::use_angle_cls)
@@ -80,10 +80,10 @@ class OcrPipeline {
   // allow concurrent runs) and the predictors merge their stats under locks.
   // Throws Error when settings.use_angle_cls asks for a classifier that was
   // not loaded.
-  OcrResult run(const cv::Mat& bgr, const RunSettings& settings, float coord_scale = 1.f,
+  OcrResult run(const cv::Mat& bgr, const RunParams& settings, float coord_scale = 1.f,
                 bool keep_crops = false) const;
   // The settings run(bgr) uses: the pipeline's parameters.
-  RunSettings default_settings() const;
+  RunParams default_settings() const;
 
   const OcrParams& params() const { return params_; }
   TextDetector& detector() { return *det_; }

@@ -94,7 +94,7 @@ void guarded(Work& w, Fn&& fn) {
 
 }  // namespace
 
-OcrStream::OcrStream(const OcrParams& params, StreamOptions options)
+OcrStream::OcrStream(const OcrParams& params, StreamParams options)
     : params_(params),
       options_(options),
       det_(std::make_unique<TextDetector>(params.det, with_threads(params.runtime, options.det_threads))),

@@ -21,7 +21,7 @@
 
 namespace ocrforge {
 
-struct StreamOptions {
+struct StreamParams {
   size_t queue_depth = 2;  // images waiting between two stages (bounds memory)
   // ORT intra-op threads of the detector (+ classifier) and of the recogniser;
   // 0: params.runtime.cpu_threads. The two stages run at the same time, so on
@@ -47,7 +47,7 @@ struct StreamResult {
 class OcrStream {
  public:
   // Loads the models (as OcrPipeline); throws Error on a missing or unfit model.
-  explicit OcrStream(const OcrParams& params, StreamOptions options = {});
+  explicit OcrStream(const OcrParams& params, StreamParams options = {});
   ~OcrStream();
   OcrStream(const OcrStream&) = delete;
   OcrStream& operator=(const OcrStream&) = delete;
@@ -64,7 +64,7 @@ class OcrStream {
 
  private:
   OcrParams params_;
-  StreamOptions options_;
+  StreamParams options_;
   std::unique_ptr<TextDetector> det_;
   std::unique_ptr<TextClassifier> cls_;
   std::unique_ptr<TextRecognizer> rec_;

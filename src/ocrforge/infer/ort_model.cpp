@@ -21,12 +21,6 @@ namespace fs = std::filesystem;
 
 namespace ocrforge {
 
-int64_t TensorView::numel() const {
-  int64_t n = 1;
-  for (auto d : shape) n *= d;
-  return n;
-}
-
 // One process-wide environment: ORT wants exactly one.
 static Ort::Env& ort_env() {
   static Ort::Env env(ORT_LOGGING_LEVEL_ERROR, "ocrforge");

@@ -9,19 +9,13 @@
 #include <vector>
 
 #include "ocrforge/infer/int8_model.h"
+#include "ocrforge/infer/network.h"
 #include "ocrforge/infer/params.h"
 
 namespace ocrforge {
 
-// Output of a run: a view of ORT's buffer, kept alive by `holder` (no copy).
-struct TensorView {
-  const float* data = nullptr;
-  std::vector<int64_t> shape;
-  std::shared_ptr<void> holder;
-  int64_t numel() const;
-};
 
-class OrtModel {
+class OrtModel : public Network {
  public:
   // `model` is a .onnx file or a folder holding inference.onnx (or exactly one
   // .onnx file). `role` ("det", "rec", "cls") and `flag` (e.g.
@@ -34,36 +28,36 @@ class OrtModel {
   // graph (onnx/onnx_simplify.h), made in memory here; simplified() says so.
   OrtModel(const std::string& model, const RuntimeParams& runtime, const std::string& role,
            const std::string& flag, const CalibrationSource& int8_calibration = {});
-  ~OrtModel();
+  ~OrtModel() override;
   OrtModel(const OrtModel&) = delete;
   OrtModel& operator=(const OrtModel&) = delete;
 
   // Runs the model on an NCHW float tensor. Adds the time spent inside ORT's
   // Run to run_ms(). Safe to call from several threads at once (ORT sessions
   // are); `run_ms_out`, when given, receives this call's own time.
-  TensorView run(const float* data, const std::vector<int64_t>& shape, double* run_ms_out = nullptr);
+  TensorView run(const float* data, const std::vector<int64_t>& shape, double* run_ms_out = nullptr) override;
   // Every output, in output_names() order (int8 calibration reads them all).
   std::vector<TensorView> run_all(const float* data, const std::vector<int64_t>& shape);
 
   // The file loaded: the int8 cache file under --precision int8.
-  const std::string& path() const { return path_; }
+  const std::string& path() const override { return path_; }
   // The model the user named, resolved to a file (== path() for fp32).
   const std::string& source_path() const { return source_path_; }
   // "fp32" or "int8": what this model actually runs.
-  const std::string& precision() const { return precision_; }
+  const std::string& precision() const override { return precision_; }
   // Under --precision int8: the CPU kind and the weight scheme chosen (or why
   // fp32 runs), int8_model.h's Int8Plan::why; "" otherwise.
-  const std::string& int8_plan() const { return int8_plan_; }
+  const std::string& int8_plan() const override { return int8_plan_; }
   // True when the session runs the simplified graph (--ir_optim), not the file's.
   bool simplified() const { return simplified_; }
   const std::vector<std::string>& output_names() const { return output_names_; }
   // Declared shapes; dynamic dimensions are -1.
-  const std::vector<int64_t>& input_shape() const { return input_shape_; }
-  const std::vector<int64_t>& output_shape() const { return output_shape_; }
+  const std::vector<int64_t>& input_shape() const override { return input_shape_; }
+  const std::vector<int64_t>& output_shape() const override { return output_shape_; }
   const std::string& input_name() const { return input_name_; }
   const std::string& output_name() const { return output_name_; }
-  double run_ms() const;
-  void reset_timing();
+  double run_ms() const override;
+  void reset_timing() override;
 
  private:
   struct Impl;

@@ -32,23 +32,22 @@ struct RuntimeParams {
   // "s7" or "u8" force one (for comparisons and tests).
   std::string int8_scheme = "auto";
   // ORT's CPU arena: on, because without it every large activation buffer is
-  // a fresh mmap from glibc, page-faulted again at every run (1.5-2x slower
-  // in docs/benchmarks.md). It keeps the largest blocks it has seen; for a
-  // lower RSS turn it off (and see docs/benchmarks.md on allocators).
+  // a fresh mmap from glibc, page-faulted again at every run. It keeps the
+  // largest blocks it has seen; for a lower RSS turn it off (figures:
+  // docs/benchmarks.md, memory).
   bool memory_arena = true;
   // With the arena on: one CPU arena for every model of the process (det,
   // cls and rec sessions draw from it, ORT's env allocator) instead of one
   // per session. Each per-session arena keeps its own high-water mark, so a
   // pipeline held det's largest blocks and rec's at the same time; the shared
-  // one holds their joint peak: over 300 mixed images 388-395 vs 415-418
-  // MiB, over 20 forms 238 vs 284 MiB, for +0.5-4 % time, results unchanged
-  // (docs/benchmarks.md). Its settings are ORT's defaults (blocks grow by
-  // powers of two); CPU only.
+  // one holds only their joint peak, at a small cost in time and with the
+  // same results (docs/benchmarks.md, memory). Its settings are ORT's
+  // defaults (blocks grow by powers of two); CPU only.
   bool shared_arena = true;
   // ORT graph optimisation: "disable", "basic", "extended" or "all".
   std::string graph_optimization = "all";
   // ORT memory pattern (plans one block per input shape from the first run):
-  // off, because with the arena on it was as fast and kept 75 MiB less
+  // off, because with the arena on it was as fast and kept less memory
   // (docs/benchmarks.md); the arena already reuses the blocks.
   bool memory_pattern = false;
   // "session.intra_op.allow_spinning": off, because idle workers spinning
@@ -80,7 +79,7 @@ struct RecParams {
   int image_h = 48, image_w = 320;  // --rec_image_shape "3, 48, 320"
   // Crops per ORT call. Only crops of the same input width share a batch
   // (see rec_batching.h), so the batch size never changes a result. 1, not
-  // PaddleOCR's 6: batching never paid on 2 cores (docs/benchmarks.md).
+  // PaddleOCR's 6: batching did not pay on small machines (docs/benchmarks.md).
   int batch_num = 1;
   // Input widths above image_w are rounded up to a multiple of this, so that
   // long lines of similar length can share a batch (1: PaddleOCR's exact
@@ -88,18 +87,16 @@ struct RecParams {
   int width_step = 1;
   // Narrowest input width: a crop whose own width at image_h is narrower is
   // zero-padded to it (capped at image_w; 0: image_w, PaddleOCR's rule, every
-  // crop at least 320 wide). 160, not PaddleOCR's 320: on whole pages (120
-  // held-out receipts and forms) it read more words (bag-of-words F1 +0.9 to
-  // +1.6 points) in 0.82-0.88x the time; on hand-cut crops it read 0.3-0.5
-  // points fewer exactly (docs/benchmarks.md, "Recognition input width floor").
+  // crop at least 320 wide). 160, not PaddleOCR's 320: on whole pages it
+  // read more words in less time, on hand-cut crops slightly fewer exactly
+  // (docs/accuracy.md and docs/benchmarks.md, "Recognition input width floor").
   int min_width = 160;
   // Batches recognised at the same time, each an ORT run on its own thread
   // with cpu_threads / workers intra-op threads (at least 1). 0: one worker
   // per cpu_thread. Why: ORT's intra-op threads barely speed up one small
-  // crop (measured on 2 cores: 400 IC15 crops 7.4-8.1 s with 2 threads vs
-  // 8.0-8.3 s with 1), while two crops run side by side nearly halve the
-  // time (4.3-4.4 s). Results do not depend on it: every crop's input is the
-  // same, and results are returned in input order.
+  // crop, while crops run side by side nearly divide the time by the
+  // workers (docs/benchmarks.md). Results do not depend on it: every crop's
+  // input is the same, and results are returned in input order.
   int workers = 0;
   std::string char_dict_path;
   bool use_space_char = true;

@@ -1,5 +1,7 @@
 #include "ocrforge/infer/text_classifier.h"
 
+#include "ocrforge/infer/checkpoint_networks.h"
+
 #include <algorithm>
 
 #include "ocrforge/core/error.h"
@@ -11,7 +13,7 @@
 namespace ocrforge {
 
 TextClassifier::TextClassifier(const ClsParams& params, const RuntimeParams& runtime)
-    : params_(params), model_(std::make_unique<OrtModel>(params.model_dir, runtime, "cls", "--cls_model_dir")) {
+    : params_(params), model_(open_network(params.model_dir, runtime, "cls", "--cls_model_dir")) {
   const auto& in = model_->input_shape();
   const auto& out = model_->output_shape();
   const auto labels = static_cast<int64_t>(params.label_list.size());

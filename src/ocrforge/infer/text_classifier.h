@@ -7,6 +7,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "ocrforge/infer/network.h"
 #include "ocrforge/infer/ort_model.h"
 #include "ocrforge/infer/params.h"
 #include "ocrforge/infer/stage_stats.h"
@@ -31,11 +32,11 @@ class TextClassifier {
 
   StageStats stats() const;
   void reset_stats();
-  const OrtModel& model() const { return *model_; }
+  const Network& model() const { return *model_; }
 
  private:
   ClsParams params_;
-  std::unique_ptr<OrtModel> model_;
+  std::unique_ptr<Network> model_;
   mutable std::mutex stats_mutex_;
   StageStats stats_;
 };

@@ -1,5 +1,7 @@
 #include "ocrforge/infer/text_detector.h"
 
+#include "ocrforge/infer/checkpoint_networks.h"
+
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/image_files.h"
 #include "ocrforge/core/stopwatch.h"
@@ -25,7 +27,7 @@ static std::vector<CalibrationInput> det_calibration(const std::string& dir) {
 static bool dim_is(int64_t d, int64_t want) { return d == want || d < 0; }
 
 TextDetector::TextDetector(const DetParams& params, const RuntimeParams& runtime)
-    : params_(params), model_(std::make_unique<OrtModel>(params.model_dir, runtime, "det", "--det_model_dir", det_calibration)) {
+    : params_(params), model_(open_network(params.model_dir, runtime, "det", "--det_model_dir", det_calibration)) {
   const auto& in = model_->input_shape();
   const auto& out = model_->output_shape();
   if (in.size() != 4 || !dim_is(in[1], 3) || out.size() != 4 || !dim_is(out[1], 1))

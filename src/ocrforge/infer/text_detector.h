@@ -6,6 +6,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "ocrforge/infer/network.h"
 #include "ocrforge/infer/ort_model.h"
 #include "ocrforge/infer/params.h"
 #include "ocrforge/infer/stage_stats.h"
@@ -31,12 +32,12 @@ class TextDetector {
 
   StageStats stats() const;
   void reset_stats();
-  const OrtModel& model() const { return *model_; }
+  const Network& model() const { return *model_; }
   const DetParams& params() const { return params_; }
 
  private:
   DetParams params_;
-  std::unique_ptr<OrtModel> model_;
+  std::unique_ptr<Network> model_;
   mutable std::mutex stats_mutex_;
   StageStats stats_;
 };

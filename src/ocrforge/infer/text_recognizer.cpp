@@ -1,5 +1,7 @@
 #include "ocrforge/infer/text_recognizer.h"
 
+#include "ocrforge/infer/checkpoint_networks.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -55,7 +57,7 @@ TextRecognizer::TextRecognizer(const RecParams& params, const RuntimeParams& run
     : params_(params),
       workers_(rec_workers(params, runtime)),
       threads_per_worker_(per_worker(runtime, workers_).cpu_threads),
-      model_(std::make_unique<OrtModel>(params.model_dir, per_worker(runtime, workers_), "rec", "--rec_model_dir",
+      model_(open_network(params.model_dir, per_worker(runtime, workers_), "rec", "--rec_model_dir",
                                         rec_calibration)),
       charset_(load_charset(params)) {
   const auto& in = model_->input_shape();

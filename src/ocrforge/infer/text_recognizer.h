@@ -7,6 +7,7 @@
 #include <opencv2/core.hpp>
 
 #include "ocrforge/core/charset.h"
+#include "ocrforge/infer/network.h"
 #include "ocrforge/infer/ort_model.h"
 #include "ocrforge/infer/params.h"
 #include "ocrforge/infer/stage_stats.h"
@@ -37,7 +38,7 @@ class TextRecognizer {
 
   StageStats stats() const;
   void reset_stats();
-  const OrtModel& model() const { return *model_; }
+  const Network& model() const { return *model_; }
   const Charset& charset() const { return charset_; }
 
  private:
@@ -47,7 +48,7 @@ class TextRecognizer {
 
   RecParams params_;
   int workers_ = 1, threads_per_worker_ = 1;
-  std::unique_ptr<OrtModel> model_;
+  std::unique_ptr<Network> model_;
   Charset charset_;
   mutable std::mutex stats_mutex_;
   StageStats stats_;

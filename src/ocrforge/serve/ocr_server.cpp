@@ -168,7 +168,7 @@ struct OcrServer::Impl {
   std::unique_ptr<MetricsEndpoint> metrics_endpoint;
 };
 
-OcrServer::OcrServer(ServeOptions options) : options_(std::move(options)), impl_(std::make_unique<Impl>()) {
+OcrServer::OcrServer(ServeParams options) : options_(std::move(options)), impl_(std::make_unique<Impl>()) {
   check_serve_options(options_);
   metrics_.add_counter("ocrforge_http_requests_total", "HTTP requests answered, by route and status code.");
   metrics_.add_histogram("ocrforge_http_request_duration_seconds",

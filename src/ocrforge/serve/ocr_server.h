@@ -33,7 +33,7 @@ class OcrServer {
   // Checks the options (UsageError), opens the access log and binds the
   // address (Error when it cannot: in use, not an address of this machine,
   // unreadable TLS files).
-  explicit OcrServer(ServeOptions options);
+  explicit OcrServer(ServeParams options);
   ~OcrServer();
   OcrServer(const OcrServer&) = delete;
   OcrServer& operator=(const OcrServer&) = delete;
@@ -56,11 +56,11 @@ class OcrServer {
   void stop();
 
   MetricsRegistry& metrics() { return metrics_; }
-  const ServeOptions& options() const { return options_; }
+  const ServeParams& options() const { return options_; }
 
  private:
   struct Impl;
-  ServeOptions options_;
+  ServeParams options_;
   MetricsRegistry metrics_;
   std::unique_ptr<Impl> impl_;
   int port_ = 0;

@@ -9,7 +9,7 @@ namespace ocrforge {
 // Seconds, from a fast text line to a large page on a busy CPU.
 static const std::vector<double> kStageBuckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
 
-OcrService::OcrService(const OcrParams& params, const ServeOptions& options, MetricsRegistry& metrics)
+OcrService::OcrService(const OcrParams& params, const ServeParams& options, MetricsRegistry& metrics)
     : pipeline_(std::make_unique<OcrPipeline>(params)), options_(options), metrics_(metrics) {
   metrics_.add_counter("ocrforge_images_total", "Images read, by outcome (ok, too_large, undecodable, failed).");
   metrics_.add_counter("ocrforge_text_lines_total", "Text lines returned (recognition score >= drop score).");
@@ -37,14 +37,14 @@ struct TaskState {
 };
 }  // namespace
 
-std::vector<ImageOutcome> OcrService::read(std::vector<ImageInput> images, const RunSettings& settings,
+std::vector<ImageOutcome> OcrService::read(std::vector<ImageInput> images, const RunParams& settings,
                                            bool keep_images, std::chrono::steady_clock::time_point deadline,
                                            std::function<void(ImageOutcome&)> finish) {
   auto state = std::make_shared<TaskState>();
   auto inputs = std::make_shared<std::vector<ImageInput>>(std::move(images));
   const OcrPipeline* pipeline = pipeline_.get();
   MetricsRegistry* metrics = &metrics_;
-  const ServeOptions opt = options_;
+  const ServeParams opt = options_;
   auto ticket = pool_->submit([=] {
     try {
       for (ImageInput& in : *inputs) {

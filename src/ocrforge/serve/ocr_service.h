@@ -33,7 +33,7 @@ class OcrService {
   // Loads the models (throws Error on a missing or unfit model) and starts
   // options.max_concurrency workers. `metrics` must outlive the service;
   // the service declares its metrics in it (ocrforge_images_total, ...).
-  OcrService(const OcrParams& params, const ServeOptions& options, MetricsRegistry& metrics);
+  OcrService(const OcrParams& params, const ServeParams& options, MetricsRegistry& metrics);
   ~OcrService();
 
   // Decodes and reads `images` (one after the other, on one worker) with
@@ -43,7 +43,7 @@ class OcrService {
   // 400 an image that cannot be decoded; 500 a model failure. `finish`,
   // when given, runs on the worker after each image (drawing a
   // visualisation counts against the concurrency limit too).
-  std::vector<ImageOutcome> read(std::vector<ImageInput> images, const RunSettings& settings, bool keep_images,
+  std::vector<ImageOutcome> read(std::vector<ImageInput> images, const RunParams& settings, bool keep_images,
                                  std::chrono::steady_clock::time_point deadline,
                                  std::function<void(ImageOutcome&)> finish = nullptr);
 
@@ -53,7 +53,7 @@ class OcrService {
 
  private:
   std::unique_ptr<OcrPipeline> pipeline_;
-  ServeOptions options_;
+  ServeParams options_;
   MetricsRegistry& metrics_;
   std::unique_ptr<WorkPool> pool_;
 };

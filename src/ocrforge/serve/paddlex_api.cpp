@@ -59,7 +59,7 @@ static double get_number(const json& body, const char* name, double fallback, do
   return x;
 }
 
-PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunSettings& defaults) {
+PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunParams& defaults) {
   json body;
   try {
     body = json::parse(body_text);
@@ -107,7 +107,7 @@ PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunSett
       throw HttpError(422, std::string(name) + " is not supported: ocrforge has no document orientation / unwarping "
                            "model; send false or leave it out");
 
-  RunSettings& s = r.settings;
+  RunParams& s = r.settings;
   s = defaults;
   s.use_angle_cls = get_bool(body, "useTextlineOrientation", defaults.use_angle_cls);
   if (const json* v = field(body, "textDetLimitSideLen")) {
@@ -128,7 +128,7 @@ PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunSett
   return r;
 }
 
-OcrParams params_with(OcrParams p, const RunSettings& s) {
+OcrParams params_with(OcrParams p, const RunParams& s) {
   p.det.resize = s.det_resize;
   p.det.post = s.det_post;
   p.use_angle_cls = s.use_angle_cls;

@@ -24,7 +24,7 @@ struct PaddlexRequest {
   std::string file;             // Base64 or URL, as sent
   bool file_is_url = false;
   std::optional<bool> visualize;
-  RunSettings settings;         // the server's, with the request's switches applied
+  RunParams settings;         // the server's, with the request's switches applied
 };
 
 // Parses and checks a /ocr body against `defaults` (the server's settings).
@@ -32,7 +32,7 @@ struct PaddlexRequest {
 // a value out of range, useDocOrientationClassify / useDocUnwarping true (no
 // such models here), a file type that cannot be told; 415 fileType 0 (PDF,
 // not yet supported).
-PaddlexRequest parse_paddlex_request(const std::string& body, const RunSettings& defaults);
+PaddlexRequest parse_paddlex_request(const std::string& body, const RunParams& defaults);
 
 // The success body for one image. `params`: the server's OCR parameters with
 // this request's settings applied (they are echoed in prunedResult);
@@ -43,6 +43,6 @@ std::string paddlex_response(const std::string& log_id, const ImageOutcome& outc
 std::string paddlex_error(const std::string& log_id, int status, const std::string& message);
 
 // The OCR parameters a run with `settings` used, for result documents.
-OcrParams params_with(OcrParams params, const RunSettings& settings);
+OcrParams params_with(OcrParams params, const RunParams& settings);
 
 }  // namespace ocrforge

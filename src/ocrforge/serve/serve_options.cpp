@@ -15,7 +15,7 @@ bool is_loopback_host(const std::string& host) {
   return false;
 }
 
-void check_serve_options(const ServeOptions& o) {
+void check_serve_options(const ServeParams& o) {
   if (!is_loopback_host(o.host) && !o.keys.enabled() && !o.insecure)
     throw UsageError("--host " + o.host + " is reachable from other machines and no --api_keys_file is set: anyone "
                      "could use this server. Give keys (--api_keys_file), or pass --insecure to serve without them");

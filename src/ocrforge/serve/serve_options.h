@@ -12,7 +12,7 @@
 
 namespace ocrforge {
 
-struct ServeOptions {
+struct ServeParams {
   std::string host = "127.0.0.1";
   int port = 8080;  // PaddleX's default; 0: any free port
   ApiKeys keys;     // none: no key asked
@@ -42,6 +42,6 @@ bool is_loopback_host(const std::string& host);
 
 // Throws UsageError for contradictory or unsafe options: a non-loopback
 // address without keys (unless insecure), half a TLS pair, limits < 1.
-void check_serve_options(const ServeOptions& options);
+void check_serve_options(const ServeParams& options);
 
 }  // namespace ocrforge

@@ -36,11 +36,11 @@ void paint_line(cv::Mat& image, const LineMask& m, const cv::Matx33d& to_image, 
 
 }  // namespace
 
-DetSample render_det_sample(const SynthDetParams& p, const SynthSources& src, FontRenderers& fonts,
+SynthDetSample render_det_sample(const SynthDetParams& p, const SynthSources& src, FontRenderers& fonts,
                             uint64_t index) {
   const SynthCommonParams& c = p.common;
   SampleRng rng(c.seed, index, /*stream=*/2);
-  DetSample s;
+  SynthDetSample s;
   const cv::Size size{rng.uniform_int(p.width), rng.uniform_int(p.height)};  // braces: width drawn first
   s.image = src.backgrounds.make(size, rng);
   DetLayout layout(size, rng.chance(p.scene_prob), rng);

@@ -19,7 +19,7 @@ struct DetLine {
   size_t font = 0;
 };
 
-struct DetSample {
+struct SynthDetSample {
   cv::Mat image;  // BGR 8-bit
   std::vector<DetLine> lines;
   int jpeg_quality = 90;
@@ -28,7 +28,7 @@ struct DetSample {
 // Sample `index` of the set: a pure function of (params, sources, index).
 // The quads are the rendered ink rectangles mapped through the same
 // rotation and perspective as the pixels, so they are tight around the text.
-DetSample render_det_sample(const SynthDetParams& p, const SynthSources& src, FontRenderers& fonts,
+SynthDetSample render_det_sample(const SynthDetParams& p, const SynthSources& src, FontRenderers& fonts,
                             uint64_t index);
 
 }  // namespace ocrforge

@@ -12,11 +12,11 @@
 
 namespace ocrforge {
 
-RecSample render_rec_sample(const SynthRecParams& p, const SynthSources& src, FontRenderers& fonts,
+SynthRecSample render_rec_sample(const SynthRecParams& p, const SynthSources& src, FontRenderers& fonts,
                             uint64_t index) {
   const SynthCommonParams& c = p.common;
   SampleRng rng(c.seed, index, /*stream=*/1);
-  RecSample s;
+  SynthRecSample s;
   // Font size such that the line box is `ratio` of the output height.
   const double ratio = std::clamp(rng.uniform(p.text_height), 0.2, 1.0);
   LineMask m;

@@ -13,7 +13,7 @@
 
 namespace ocrforge {
 
-struct RecSample {
+struct SynthRecSample {
   cv::Mat image;        // BGR 8-bit, height = SynthRecParams::height
   std::string text;     // the label (UTF-8), only alphabet characters
   size_t font = 0;      // index into the FontSet
@@ -29,7 +29,7 @@ struct SynthSources {
 
 // Sample `index` of the set: a pure function of (params, sources, index);
 // `fonts` is the calling worker's renderer cache.
-RecSample render_rec_sample(const SynthRecParams& p, const SynthSources& src, FontRenderers& fonts,
+SynthRecSample render_rec_sample(const SynthRecParams& p, const SynthSources& src, FontRenderers& fonts,
                             uint64_t index);
 
 }  // namespace ocrforge

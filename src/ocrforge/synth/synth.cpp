@@ -104,7 +104,7 @@ SynthReport synth_rec(const SynthRecParams& p) {
   const SynthSources src = inputs.sources();
   Stopwatch clock;
   run_parallel(c.num, r.workers, [&](long i, int worker) {
-    RecSample s = render_rec_sample(p, src, renderers[static_cast<size_t>(worker)], static_cast<uint64_t>(i));
+    SynthRecSample s = render_rec_sample(p, src, renderers[static_cast<size_t>(worker)], static_cast<uint64_t>(i));
     const std::string rel = sample_relative_path(i, c.image_ext);
     write_sample_image((fs::path(c.out_dir) / rel).string(), s.image, s.jpeg_quality);
     labels[static_cast<size_t>(i)] = rec_label_line(rel, s.text);
@@ -130,7 +130,7 @@ SynthReport synth_det(const SynthDetParams& p) {
   const SynthSources src = inputs.sources();
   Stopwatch clock;
   run_parallel(c.num, r.workers, [&](long i, int worker) {
-    DetSample s = render_det_sample(p, src, renderers[static_cast<size_t>(worker)], static_cast<uint64_t>(i));
+    SynthDetSample s = render_det_sample(p, src, renderers[static_cast<size_t>(worker)], static_cast<uint64_t>(i));
     const std::string rel = sample_relative_path(i, c.image_ext);
     write_sample_image((fs::path(c.out_dir) / rel).string(), s.image, s.jpeg_quality);
     labels[static_cast<size_t>(i)] = det_label_line(rel, s.lines, s.image.size());

@@ -82,7 +82,7 @@ void translate_into(TipcStage& stage, const std::string& tool, const std::vector
 
 // benchmark_train (PaddleOCR's benchmark_train.sh): training only, once per
 // batch size x precision x device count, each run's log read for its JSON line.
-TipcPlan plan_benchmark(const TipcConfig& c, const TipcPlanOptions& o) {
+TipcPlan plan_benchmark(const TipcConfig& c, const TipcPlanParams& o) {
   const TipcSection& train = c.require("train_params");
   const TipcSection& bench = c.require("train_benchmark_params");
   TipcPlan p;
@@ -198,7 +198,7 @@ void require_tipc_mode(const std::string& mode) {
                    "whole_train_whole_infer, benchmark_train");
 }
 
-TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanOptions& o) {
+TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanParams& o) {
   require_tipc_mode(o.mode);
   if (o.mode == "benchmark_train") return plan_benchmark(c, o);
   const TipcSection& train = c.require("train_params");

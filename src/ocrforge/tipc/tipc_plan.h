@@ -30,7 +30,7 @@ struct TipcStage {
   std::string command() const;    // argv joined by spaces, for the status log
 };
 
-struct TipcPlanOptions {
+struct TipcPlanParams {
   std::string mode;              // lite_train_lite_infer | lite_train_whole_infer | whole_infer | whole_train_whole_infer | benchmark_train
   std::string node_ip;           // --node_ip, passed to `launch` on several machines
   bool is_trainer0 = true;       // false on the other nodes: export / infer are skipped
@@ -56,7 +56,7 @@ void require_tipc_mode(const std::string& mode);
 
 // UsageError for an unknown mode; Error naming the file and key for a config
 // that lacks what the mode needs.
-TipcPlan plan_tipc(const TipcConfig& config, const TipcPlanOptions& options);
+TipcPlan plan_tipc(const TipcConfig& config, const TipcPlanParams& options);
 
 // One PaddleOCR tool invocation ("tools/train.py -c x.yml -o A=1") with the
 // extra arguments appended, as ocrforge arguments; UsageError naming the

@@ -1,3 +1,4 @@
+#include "ocrforge/core/model_type.h"
 #include "ocrforge/tipc/tipc_prepare.h"
 
 #include <filesystem>
@@ -158,13 +159,13 @@ bool is_image_path(const std::string& p) {
 
 }  // namespace
 
-TipcPrepareReport prepare_tipc(const TipcConfig& c, const TipcPrepareOptions& o) {
+TipcPrepareReport prepare_tipc(const TipcConfig& c, const TipcPrepareParams& o) {
   require_tipc_mode(o.mode);
   const TrainCommand cmd = training_command(c);
   Config cfg = Config::load_file(cmd.yml);
   for (const std::string& ov : cmd.overrides)
     if (ov.find('=') != std::string::npos) cfg.apply_override(ov);
-  const std::string kind = cfg.get<std::string>("Architecture.model_type", "");
+  const std::string kind = model_type_name(read_model_type(cfg.root()["Architecture"], "Architecture"));
   TipcPrepareReport report;
   const auto add = [&](const std::string& status, const std::string& path, const std::string& detail) {
     report.items.push_back({status, path, detail});

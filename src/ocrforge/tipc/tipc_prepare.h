@@ -19,7 +19,7 @@
 
 namespace ocrforge {
 
-struct TipcPrepareOptions {
+struct TipcPrepareParams {
   std::string mode;  // lite_train_lite_infer | ... | benchmark_train
   // A folder laid out as the team's shared data (ic15_rec_train/rec_gt_train.txt,
   // det_toy/det_gt.txt); "" or a folder that is not there: synthetic data only.
@@ -43,6 +43,6 @@ struct TipcPrepareReport {
 
 // Error naming the file for a config without a training config (`-c`) or
 // with one that cannot be read; UsageError for an unknown mode.
-TipcPrepareReport prepare_tipc(const TipcConfig& config, const TipcPrepareOptions& options);
+TipcPrepareReport prepare_tipc(const TipcConfig& config, const TipcPrepareParams& options);
 
 }  // namespace ocrforge

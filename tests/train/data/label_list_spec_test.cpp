@@ -7,6 +7,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/data/label_list_spec.h"
 #include "ocrforge/train/data/loader_config.h"
+#include "test_support.h"
 
 namespace ocrforge {
 namespace {
@@ -20,12 +21,9 @@ LabelListSpec two_files(std::vector<double> ratios) {
 }
 
 std::string ratio_error(std::vector<double> ratios) {
-  try {
+  return ocrforge::test::message_of<Error>([&] {
     ratios_per_file(two_files(std::move(ratios)));
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 TEST(LabelListSpec, ExpandsRatiosPerFile) {
@@ -90,14 +88,7 @@ TEST(LoaderConfig, ReadsLabelListKeysAndLoaderDefaults) {
   EXPECT_FALSE(eval.drop_last);
 }
 
-std::string usage_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string usage_error(const std::function<void()>& f) { return test::message_of<UsageError>(f); }
 
 TEST(LoaderConfig, NamesTheKeyOfEveryBadValue) {
   EXPECT_NE(usage_error([] { label_list_from_yaml(YAML::Load("{data_dir: /d}"), "Train.dataset", 1); })

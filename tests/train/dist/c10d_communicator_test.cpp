@@ -38,7 +38,7 @@ struct Net : torch::nn::Module {
 TEST(C10dCommunicator, AveragesGradientsInBucketsAndBroadcastsFromRankZero) {
   const int port = free_loopback_port(), world = 3;
   const auto errors = test::run_ranks(world, [&](int rank) {
-    C10dOptions o;
+    C10dParams o;
     o.bucket_bytes = 2000;  // a: 1200 B, b: 140 B, c: 4000 B (alone), d: float64
     auto comm = make_c10d_communicator(test::loopback_env(rank, world, port), fingerprint(rank), o);
     ASSERT_EQ(comm->rank(), rank);

@@ -26,19 +26,20 @@
 // Ranks are threads with their own Gloo process groups (dist_fixture.h);
 // the step is the trainer's: forward, CTC loss, zero_grad, backward,
 // average_gradients, clip, optimizer step.
+// ctest-labels: slow train (trains for seconds to minutes on all cores: runs alone)
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
 #include "dist_fixture.h"
 #include "ocrforge/core/charset.h"
-#include "ocrforge/train/data/rec_data_config.h"
+#include "ocrforge/train/tasks/rec/rec_data_config.h"
 #include "ocrforge/train/dist/c10d_communicator.h"
 #include "ocrforge/train/dist/distributed_sampler.h"
-#include "ocrforge/train/models/ctc_loss.h"
-#include "ocrforge/train/models/rec_model.h"
+#include "ocrforge/train/tasks/rec/ctc_loss.h"
+#include "ocrforge/train/tasks/rec/rec_model.h"
 #include "ocrforge/train/optim/optimizer_factory.h"
 #include "ocrforge/train/optim/optimizer_spec.h"
-#include "train/loop/trainer_fixture.h"
+#include "train/tasks/rec/trainer_fixture.h"
 
 namespace ocrforge {
 namespace {
@@ -61,7 +62,7 @@ RecModel make_model(const Config& cfg, const Charset& charset) {
 
 void train(const Config& cfg, const Charset& charset, RecModel model, std::shared_ptr<Sampler> sampler, int batch,
            Communicator& comm, TrainRun* run) {
-  RecDataSetup setup = rec_data_from_yaml(cfg.root()["Train"], "Train", charset, 8, 1024, true);
+  RecDataSpec setup = rec_data_from_yaml(cfg.root()["Train"], "Train", charset, 8, 1024, true);
   setup.loader.batch_size = batch;
   RecDataLoader loader(setup.dataset, setup.loader, 1024, std::move(sampler));
   const OptimizerSpec spec = optimizer_spec_from_yaml(cfg.root()["Optimizer"], kEpochs);
@@ -69,7 +70,7 @@ void train(const Config& cfg, const Charset& charset, RecModel model, std::share
   comm.broadcast_parameters(*model);
   for (int epoch = 1; epoch <= kEpochs; ++epoch) {
     loader.start_epoch(epoch);
-    RecBatch b;
+    RecTrainBatch b;
     while (loader.next(&b)) {
       auto loss = ctc_loss(model->forward(b.images), b.labels, b.lengths);
       run->losses.push_back(comm.sum({loss.item<double>()})[0] / comm.world_size());

@@ -2,6 +2,7 @@
 // written file computes exactly what the shipped one does (in ONNX Runtime),
 // trained weights from a checkpoint reach the file, and bad requests fail
 // with errors naming the key.
+// ctest-labels: model train (runs the shipped models in ONNX Runtime)
 #include "ocrforge/train/export/export_model.h"
 
 #include <algorithm>
@@ -12,17 +13,19 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/loop/checkpoint.h"
-#include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/onnx/onnx_graph_module.h"
-#include "ocrforge/train/task/det_distill_task.h"
-#include "ocrforge/train/task/rec_distill_task.h"
-#include "ocrforge/train/task/rec_task.h"
-#include "ocrforge/train/task/task.h"
-#include "ocrforge/train/task/training_schema.h"
+#include "ocrforge/train/tasks/distill/det_distill_task.h"
+#include "ocrforge/train/tasks/distill/rec_distill_task.h"
+#include "ocrforge/train/tasks/rec/rec_task.h"
+#include "ocrforge/train/tasks/task.h"
+#include "ocrforge/train/tasks/training_schema.h"
+#include "ocrforge/train/tasks/task_registry.h"
 #include "train/onnx/shipped_model_inputs.h"
-#include "train/task/det_distill_fixture.h"
-#include "train/task/distill_fixture.h"
-#include "train/task/multihead_fixture.h"
+#include "train/tasks/distill/det_distill_fixture.h"
+#include "train/tasks/distill/distill_fixture.h"
+#include "train/tasks/rec/multihead_fixture.h"
+#include "test_support.h"
 
 namespace ocrforge {
 namespace {
@@ -77,7 +80,7 @@ TEST(ExportModel, TrainedWeightsFromACheckpointReachTheFile) {
   const std::string out = test::fresh_dir("export_rec_trained");
   register_training_schema();
   const Config config = Config::from_string(rec_config(out));
-  std::unique_ptr<Task> task = make_task(config, trainer_options_from_config(config), torch::kCPU);
+  std::unique_ptr<Task> task = make_task(config, trainer_spec_from_config(config), torch::kCPU);
   auto* graph = dynamic_cast<OnnxGraphModuleImpl*>(&task->model());
   ASSERT_NE(graph, nullptr);
   {
@@ -105,12 +108,9 @@ TEST(ExportModel, TrainedWeightsFromACheckpointReachTheFile) {
 TEST(ExportModel, ErrorsNameTheProblem) {
   const std::string out = test::fresh_dir("export_errors");
   auto error_of = [](const std::string& yaml) -> std::string {
-    try {
+    return ocrforge::test::message_of<Error>([&] {
       export_inference_model(Config::from_string(yaml));
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "";
+    });
   };
   EXPECT_NE(error_of("Global: {character_dict_path: x}\nArchitecture: {model_type: rec, algorithm: ONNX, onnx_model: " +
                      test::model_root() + "/rec/inference.onnx}\n")
@@ -147,7 +147,7 @@ TEST(ExportModel, DistillationWritesAFolderPerModelThatOrtRunsLikeLibTorch) {
   const std::string out = t.dir + "/inference";
   register_training_schema();
   Config config = Config::from_string(test::tiny_distill_config(t, 1, 8, {}));
-  std::unique_ptr<Task> task = make_task(config, trainer_options_from_config(config), torch::kCPU);
+  std::unique_ptr<Task> task = make_task(config, trainer_spec_from_config(config), torch::kCPU);
   {
     // Weights and batch-norm statistics away from their initial values, so the file must carry them.
     torch::NoGradGuard no_grad;
@@ -186,7 +186,7 @@ TEST(ExportModel, MultiHeadExportsTheCtcBranchAndLeavesTheSarHeadOut) {
   const auto t = test::make_tiny_task("export_multihead", 4);
   register_training_schema();
   Config config = Config::from_string(test::tiny_multihead_config(t, 1, 4));
-  std::unique_ptr<Task> task = make_task(config, trainer_options_from_config(config), torch::kCPU);
+  std::unique_ptr<Task> task = make_task(config, trainer_spec_from_config(config), torch::kCPU);
   {
     torch::NoGradGuard no_grad;
     torch::Generator g = at::detail::createCPUGenerator(13);
@@ -208,14 +208,14 @@ TEST(ExportModel, MultiHeadExportsTheCtcBranchAndLeavesTheSarHeadOut) {
   test::MultiHeadOptions no_sar;
   no_sar.sar = false;
   const Config ctc_only = Config::from_string(test::tiny_multihead_config(t, 1, 4, no_sar));
-  std::unique_ptr<Task> old = make_task(ctc_only, trainer_options_from_config(ctc_only), torch::kCPU);
+  std::unique_ptr<Task> old = make_task(ctc_only, trainer_spec_from_config(ctc_only), torch::kCPU);
   save_checkpoint(t.dir + "/old", old->model(), nullptr, CheckpointData{});
   config.apply_overrides({"Global.pretrained_model=" + t.dir + "/old", "Global.save_inference_dir=" + t.dir + "/out2"});
   EXPECT_NO_THROW(export_inference_model(config));
   // A checkpoint of another CTC branch is refused, naming the keys.
   Config other = Config::from_string(test::tiny_multihead_config(t, 1, 4, no_sar));
   other.apply_overrides({"Architecture.Head.head_list=[{CTCHead: {Neck: {name: rnn, hidden_size: 16}}}]"});
-  std::unique_ptr<Task> wrong = make_task(other, trainer_options_from_config(other), torch::kCPU);
+  std::unique_ptr<Task> wrong = make_task(other, trainer_spec_from_config(other), torch::kCPU);
   save_checkpoint(t.dir + "/wrong", wrong->model(), nullptr, CheckpointData{});
   config.apply_overrides({"Global.pretrained_model=" + t.dir + "/wrong"});
   try {
@@ -234,7 +234,7 @@ TEST(ExportModel, DetDistillationWritesADetFolderPerModelThatOrtRunsLikeLibTorch
   const auto t = test::make_tiny_det_task("export_cml", 1);
   const std::string out = t.dir + "/inference";
   Config config = Config::from_string(test::tiny_cml_config(t, 1, 2));
-  std::unique_ptr<Task> task = make_task(config, trainer_options_from_config(config), torch::kCPU);
+  std::unique_ptr<Task> task = make_task(config, trainer_spec_from_config(config), torch::kCPU);
   auto* d = dynamic_cast<DetDistillTask*>(task.get());
   ASSERT_NE(d, nullptr);
   {

@@ -104,12 +104,7 @@ TEST(Checkpoint, PretrainedLoadsWhatFits) {
 }
 
 static std::string load_error(const std::string& prefix, torch::nn::Module& m) {
-  try {
-    load_checkpoint(prefix, m, nullptr);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::message_of<Error>([&] { load_checkpoint(prefix, m, nullptr); });
 }
 
 TEST(Checkpoint, FlippedBytesInTheMiddleAreRefusedByName) {

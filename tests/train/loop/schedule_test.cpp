@@ -3,12 +3,12 @@
 
 #include <gtest/gtest.h>
 
-#include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/loop/trainer_spec.h"
 
 using namespace ocrforge;
 
-static TrainerOptions options(int epochs, int print_step, long eval_start, long eval_interval, int save_step) {
-  TrainerOptions o;
+static TrainerSpec options(int epochs, int print_step, long eval_start, long eval_interval, int save_step) {
+  TrainerSpec o;
   o.epoch_num = epochs;
   o.print_batch_step = print_step;
   o.eval_start = eval_start;

@@ -1,5 +1,6 @@
 // `ocrforge train` / `eval` / `infer rec` on a checkpoint, as a user runs
 // them, including SIGTERM during training (label: slow).
+// ctest-labels: slow train (trains for seconds to minutes on all cores: runs alone)
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -7,7 +8,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "trainer_fixture.h"
+#include "train/tasks/rec/trainer_fixture.h"
 
 namespace fs = std::filesystem;
 using namespace ocrforge;

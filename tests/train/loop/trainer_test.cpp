@@ -1,4 +1,5 @@
 // The recognition trainer end to end on a tiny task (label: slow).
+// ctest-labels: slow train (trains for seconds to minutes on all cores: runs alone)
 #include "ocrforge/train/loop/trainer.h"
 
 #include <gtest/gtest.h>
@@ -11,8 +12,8 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/stop_signal.h"
-#include "ocrforge/train/models/rec_model.h"
-#include "trainer_fixture.h"
+#include "ocrforge/train/tasks/rec/rec_model.h"
+#include "train/tasks/rec/trainer_fixture.h"
 
 namespace fs = std::filesystem;
 using namespace ocrforge;

@@ -213,12 +213,9 @@ TEST(OnnxArch, WritingAValueOfAnotherShapeOrAnUnknownNameFails) {
 TEST(OnnxArch, ArchitectureSectionErrorsNameTheKey) {
   const std::string path = write_tiny_graph(test::fresh_dir("onnx_arch_yaml"));
   auto error_of = [](const std::string& yaml) -> std::string {
-    try {
+    return ocrforge::test::message_of<UsageError>([&] {
       onnx_arch_from_yaml(YAML::Load(yaml));
-    } catch (const UsageError& e) {
-      return e.what();
-    }
-    return "";
+    });
   };
   EXPECT_NE(error_of("{model_type: rec, algorithm: ONNX}").find("onnx_model: missing"), std::string::npos);
   EXPECT_NE(error_of("{algorithm: ONNX, onnx_model: /nonexistent.onnx}").find("is not a file"), std::string::npos);
@@ -230,7 +227,7 @@ TEST(OnnxArch, ArchitectureSectionErrorsNameTheKey) {
   const OnnxArchSpec s =
       onnx_arch_from_yaml(YAML::Load("{model_type: det, algorithm: ONNX, onnx_model: " + path +
                                      ", freeze: [conv.], update_bn_stats: true}"));
-  EXPECT_EQ(s.model_type, "det");
+  EXPECT_EQ(s.model_type, ModelType::Det);
   EXPECT_EQ(s.freeze, std::vector<std::string>{"conv."});
   EXPECT_TRUE(s.update_bn_stats);
   EXPECT_TRUE(is_onnx_architecture(YAML::Load("{algorithm: ONNX}")));

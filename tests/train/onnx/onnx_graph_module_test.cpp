@@ -1,6 +1,7 @@
 // The shipped PP-OCR ONNX graphs run as LibTorch modules: the same outputs as
 // ONNX Runtime on real pictures, weights as parameters, gradients reaching
 // them, and a clear error for an operator we cannot run.
+// ctest-labels: model train (runs the shipped models in ONNX Runtime)
 #include "ocrforge/train/onnx/onnx_graph_module.h"
 #include "ocrforge/train/onnx/onnx_ops.h"
 

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ocrforge/train/models/rec_model.h"
+#include "ocrforge/train/tasks/rec/rec_model.h"
 
 using namespace ocrforge;
 

@@ -6,16 +6,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include "ocrforge/core/error.h"
+#include "test_support.h"
 
 using namespace ocrforge;
 
 static std::string error_of(const std::string& yaml) {
-  try {
+  return ocrforge::test::message_of<UsageError>([&] {
     optimizer_spec_from_yaml(YAML::Load(yaml), 10);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 TEST(OptimizerSpec, ReadsPaddleOcrKeys) {

@@ -2,7 +2,7 @@
 // index into a Sample (named tensors, as PaddleOCR's KeepKeys leaves them),
 // a Collate function turns samples into a Batch, and BatchLoader
 // (batch_loader.h) runs both on worker threads. Recognition, detection and
-// later tasks each provide a Dataset and a Collate; the loader and the
+// classification tasks each provide a Dataset and a Collate; the loader and the
 // trainer never look inside.
 #pragma once
 #include <any>

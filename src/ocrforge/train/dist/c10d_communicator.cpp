@@ -12,7 +12,7 @@ namespace {
 
 class C10dCommunicator final : public Communicator {
  public:
-  C10dCommunicator(const DistEnv& env, c10d_compat::StorePtr store, c10d_compat::GroupPtr group, C10dOptions o)
+  C10dCommunicator(const DistEnv& env, c10d_compat::StorePtr store, c10d_compat::GroupPtr group, C10dParams o)
       : env_(env), store_(std::move(store)), group_(std::move(group)), opt_(o) {}
 
   int rank() const override { return env_.rank; }
@@ -94,10 +94,10 @@ class C10dCommunicator final : public Communicator {
   DistEnv env_;
   c10d_compat::StorePtr store_;  // rank 0 hosts the TCPStore server: keep it alive
   c10d_compat::GroupPtr group_;
-  C10dOptions opt_;
+  C10dParams opt_;
 };
 
-c10d_compat::GroupPtr make_group(const DistEnv& env, const c10d_compat::StorePtr& store, const C10dOptions& o) {
+c10d_compat::GroupPtr make_group(const DistEnv& env, const c10d_compat::StorePtr& store, const C10dParams& o) {
   auto prefixed = c10::make_intrusive<c10d::PrefixStore>("ocrforge/pg", store);
   if (o.device.is_cuda()) {
 #ifdef USE_C10D_NCCL
@@ -121,7 +121,7 @@ c10d_compat::GroupPtr make_group(const DistEnv& env, const c10d_compat::StorePtr
 }  // namespace
 
 std::unique_ptr<Communicator> make_c10d_communicator(const DistEnv& env, const Fingerprint& mine,
-                                                     const C10dOptions& options) {
+                                                     const C10dParams& options) {
   c10d_compat::StorePtr store = rendezvous(env, mine);
   c10d_compat::GroupPtr group;
   try {
@@ -151,7 +151,7 @@ std::unique_ptr<Communicator> make_communicator_from_environment(const Config& c
     throw UsageError(
         "Global.use_sync_bn=True is not supported yet (each worker normalises with its own batch "
         "statistics); set Global.use_sync_bn=False");
-  C10dOptions o;
+  C10dParams o;
   if (config.get<bool>("Global.use_gpu", false))  // the trainer's device (rec_trainer.cpp)
     o.device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(cuda_device_index(
                                                static_cast<int>(torch::cuda::device_count()))));

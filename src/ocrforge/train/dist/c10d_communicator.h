@@ -17,7 +17,7 @@ namespace ocrforge {
 
 class Config;
 
-struct C10dOptions {
+struct C10dParams {
   torch::Device device{torch::kCPU};  // CUDA: NCCL (needs USE_C10D_NCCL), CPU: Gloo
   size_t bucket_bytes = 25u << 20;    // DDP's default bucket size
 };
@@ -25,7 +25,7 @@ struct C10dOptions {
 // Blocks until every rank joined (or throws Error after env.timeout_s naming
 // the missing ranks, or when fingerprints differ).
 std::unique_ptr<Communicator> make_c10d_communicator(const DistEnv& env, const Fingerprint& mine,
-                                                     const C10dOptions& options = {});
+                                                     const C10dParams& options = {});
 
 // For `ocrforge train`: the single-process communicator unless WORLD_SIZE
 // (or an equivalent, see dist_env.h) > 1; then the c10d one, after refusing

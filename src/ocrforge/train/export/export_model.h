@@ -13,29 +13,16 @@
 // - Training-only heads (PP-OCRv3 MultiHead's SARHead) are not exported: the
 //   inference model is the CTC branch, as PaddleOCR's; `notes` says so.
 // - Native classifiers cannot be trained yet, so there is nothing to export.
+// The task writes its own folder(s) (Task::export_inference); this function
+// reads the weights and the output folder, the same for every task.
 #pragma once
 #include <string>
-#include <vector>
+
+#include "ocrforge/train/export/export_report.h"
 
 namespace ocrforge {
 
 class Config;
-
-// One sub-model of a distillation, written to OUT/<name>/.
-struct ExportedMember {
-  std::string name;       // Teacher, Student, ...
-  std::string onnx_path;  // OUT/<name>/inference.onnx
-  std::string yml_path;   // OUT/<name>/inference.yml
-};
-
-struct ExportReport {
-  std::string onnx_path;     // the model written ("" for a distillation: see members)
-  std::string yml_path;      // its inference.yml
-  std::vector<ExportedMember> members;  // a distillation's models, each a complete inference folder
-  std::string weights_from;  // the checkpoint read, or the ONNX file itself when none was given
-  long parameters = 0;       // parameter tensors written back
-  std::vector<std::string> notes;  // what was left out (training-only heads), for the command's output
-};
 
 // Reads Global.save_inference_dir (required) and the weights from
 // Global.checkpoints, else Global.pretrained_model (every tensor must fit:

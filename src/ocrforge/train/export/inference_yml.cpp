@@ -1,3 +1,4 @@
+#include "ocrforge/core/model_type.h"
 #include "ocrforge/train/export/inference_yml.h"
 
 #include <yaml-cpp/yaml.h>
@@ -50,7 +51,8 @@ std::string inference_yml_text(const Config& config, const InferenceIo& io, cons
   YAML::Node doc;
   const std::string model_dir = config.get<std::string>("Global.save_model_dir", "");
   doc["Global"]["model_name"] = std::filesystem::path(model_dir).filename().string();
-  doc["Global"]["model_type"] = config.get<std::string>("Architecture.model_type", "rec");
+  const ModelType model_type = read_model_type(root["Architecture"], "Architecture");
+  doc["Global"]["model_type"] = model_type_name(model_type);
   doc["Global"]["algorithm"] = config.get<std::string>("Architecture.algorithm", "");
   doc["Global"]["exported_by"] = std::string("ocrforge ") + OCRFORGE_VERSION;
   if (io.opset > 0) doc["Global"]["onnx_opset"] = io.opset;
@@ -71,7 +73,7 @@ std::string inference_yml_text(const Config& config, const InferenceIo& io, cons
     post["use_space_char"] = space;
     post["character_dict"] = chars;
   }
-  if (config.get<std::string>("Architecture.model_type", "rec") == "cls")
+  if (model_type == ModelType::Cls)
     post["label_list"] = config.get<std::vector<std::string>>("Global.label_list", {"0", "180"});
   if (post.size() > 0) doc["PostProcess"] = post;
   YAML::Emitter out;

@@ -10,7 +10,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/export/onnx_emitter.h"
-#include "ocrforge/train/models/mobilenet_v3_blocks.h"
+#include "ocrforge/train/nn/mobilenet_v3_blocks.h"
 
 namespace ocrforge::export_blocks {
 

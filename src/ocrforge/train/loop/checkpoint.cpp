@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -12,6 +13,8 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/fnv1a.h"
 #include "ocrforge/core/text.h"
+
+namespace fs = std::filesystem;
 
 namespace ocrforge {
 
@@ -30,6 +33,16 @@ static std::string first_line(const std::string& s) { return s.substr(0, s.find(
 
 std::string checkpoint_path(const std::string& prefix) {
   return ends_with(prefix, ".ckpt") ? prefix : prefix + ".ckpt";
+}
+
+std::string resolve_checkpoint(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    for (const char* name : {"best_accuracy.ckpt", "latest.ckpt"})
+      if (fs::exists(fs::path(path) / name, ec)) return (fs::path(path) / name).string();
+    throw Error("folder '" + path + "' holds no best_accuracy.ckpt or latest.ckpt");
+  }
+  return checkpoint_path(path);
 }
 
 std::map<std::string, torch::Tensor> model_state(torch::nn::Module& model) {

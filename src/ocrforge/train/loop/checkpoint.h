@@ -35,6 +35,10 @@ struct CheckpointData {
 // "out/latest" or "out/latest.ckpt" -> "out/latest.ckpt".
 std::string checkpoint_path(const std::string& prefix);
 
+// The checkpoint file `path` names: itself (".ckpt" added when missing), or
+// in a folder best_accuracy.ckpt, else latest.ckpt (Error when neither).
+std::string resolve_checkpoint(const std::string& path);
+
 void save_checkpoint(const std::string& prefix, torch::nn::Module& model, torch::optim::Optimizer* optimizer,
                      const CheckpointData& data);
 

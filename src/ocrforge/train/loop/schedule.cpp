@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "ocrforge/train/loop/trainer_options.h"
+#include "ocrforge/train/loop/trainer_spec.h"
 
 namespace ocrforge {
 
-Schedule::Schedule(const TrainerOptions& o, long steps_per_epoch)
+Schedule::Schedule(const TrainerSpec& o, long steps_per_epoch)
     : steps_per_epoch_(std::max(1L, steps_per_epoch)),
       epochs_(o.epoch_num),
       print_batch_step_(std::max(1, o.print_batch_step)),

@@ -5,11 +5,11 @@
 
 namespace ocrforge {
 
-struct TrainerOptions;
+struct TrainerSpec;
 
 class Schedule {
  public:
-  Schedule(const TrainerOptions& options, long steps_per_epoch);
+  Schedule(const TrainerSpec& options, long steps_per_epoch);
 
   long steps_per_epoch() const { return steps_per_epoch_; }
   long total_steps() const { return steps_per_epoch_ * epochs_; }

@@ -6,7 +6,7 @@
 #include <cstddef>
 
 #include "ocrforge/train/dist/communicator.h"
-#include "ocrforge/train/task/task.h"
+#include "ocrforge/train/tasks/task.h"
 #include "ocrforge/vision/rec_metric.h"
 
 namespace ocrforge {

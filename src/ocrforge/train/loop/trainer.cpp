@@ -1,6 +1,7 @@
 #include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/loop/trainer_state.h"
-#include "ocrforge/train/task/training_schema.h"
+#include "ocrforge/train/tasks/task_registry.h"
+#include "ocrforge/train/tasks/training_schema.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -28,7 +29,7 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
     : config_(std::move(config)), comm_(std::move(comm)), s_(std::make_unique<State>()) {
   register_training_schema();
   config_.validate();
-  opt_ = trainer_options_from_config(config_);
+  opt_ = trainer_spec_from_config(config_);
   const YAML::Node root = config_.root();
   if (opt_.use_gpu) {
     if (!torch::cuda::is_available())
@@ -73,6 +74,10 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
   if (mode == TrainerMode::Train) s_->log->info("config:\n" + config_.to_yaml());
   for (const auto& w : task->startup_warnings()) s_->log->warning(w);
   for (const auto& i : task->startup_info()) s_->log->info(i);
+  if (writes && opt_.metrics_port >= 0) {
+    s_->monitor = make_train_monitor(opt_.metrics_host, opt_.metrics_port);
+    s_->log->info("metrics: " + s_->monitor->address());
+  }
 }
 
 void Trainer::load_initial_weights() {
@@ -137,6 +142,7 @@ bool Trainer::maybe_evaluate() {
   std::snprintf(buf, sizeof(buf), "best metric, %s: %.6f, best_epoch: %d", opt_.main_indicator.c_str(),
                 s_->progress.best_metric, s_->progress.best_epoch);
   s_->log->info(buf);
+  if (s_->monitor) s_->monitor->on_eval(r.values, opt_.main_indicator, s_->progress.best_metric);
   if (comm_->is_main()) {
     nlohmann::ordered_json j = {{"global_step", g}, {"epoch", s_->progress.epoch + 1}};
     for (const auto& [k, v] : r.values) j[k] = v;

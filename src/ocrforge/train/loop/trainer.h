@@ -10,8 +10,8 @@
 
 #include "ocrforge/core/config.h"
 #include "ocrforge/train/dist/communicator.h"
-#include "ocrforge/train/loop/trainer_options.h"
-#include "ocrforge/train/task/task.h"
+#include "ocrforge/train/loop/trainer_spec.h"
+#include "ocrforge/train/tasks/task.h"
 
 namespace ocrforge {
 
@@ -35,7 +35,7 @@ class Trainer {
   // Evaluates the current weights on the Eval section (`ocrforge eval`).
   EvalMetrics evaluate();
 
-  const TrainerOptions& options() const { return opt_; }
+  const TrainerSpec& options() const { return opt_; }
   Task& task();
 
   // Called after every optimizer step with the global step and the model
@@ -47,7 +47,7 @@ class Trainer {
   void save(const std::string& name);
   void load_initial_weights();
   bool maybe_evaluate();
-  TrainerOptions opt_;
+  TrainerSpec opt_;
   Config config_;
   std::unique_ptr<Communicator> comm_;
   std::unique_ptr<State> s_;

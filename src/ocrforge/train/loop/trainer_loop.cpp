@@ -142,6 +142,7 @@ TrainOutcome Trainer::train() {
         f.samples = samples.average();
         f.eta_s = batch_cost.average() * static_cast<double>(s.schedule->total_steps() - s.progress.global_step);
         s.log->info(format_step_line(f));
+        if (s.monitor) s.monitor->on_step(f);
         s.curve.add_train_point(s.progress.global_step, smoothed.average("loss"), lr);
       }
       if (on_step_) on_step_(s.progress.global_step, model);

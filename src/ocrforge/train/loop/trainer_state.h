@@ -8,6 +8,7 @@
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/schedule.h"
 #include "ocrforge/train/loop/train_log.h"
+#include "ocrforge/train/loop/train_monitor.h"
 #include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/loop/training_curve.h"
 #include "ocrforge/train/optim/lr_schedule.h"
@@ -24,6 +25,7 @@ struct Trainer::State {
   std::unique_ptr<Schedule> schedule;
   std::unique_ptr<BatchLoader> train_loader, eval_loader;
   std::unique_ptr<TrainLog> log;
+  std::unique_ptr<TrainMonitor> monitor;  // Global.metrics_port, rank 0 only
   TrainingCurve curve;
   TrainProgress progress;
   long resume_batch = 0;  // batches of `progress.epoch + 1` already trained (mid-epoch resume)

@@ -1,10 +1,11 @@
 // Architecture for fine-tuning an ONNX model (onnx_arch.h).
+#include "ocrforge/core/model_type.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
 
 #include <filesystem>
 
 #include "ocrforge/core/error.h"
-#include "ocrforge/train/models/arch_yaml.h"
+#include "ocrforge/train/nn/arch_yaml.h"
 
 namespace ocrforge {
 
@@ -33,8 +34,7 @@ OnnxArchSpec onnx_arch_from_yaml(const YAML::Node& a) {
                         {"model_type", "algorithm", "onnx_model", "freeze", "update_bn_stats", "Transform", "Backbone",
                          "Neck", "Head"});
   OnnxArchSpec s;
-  s.model_type = "rec";
-  arch_yaml::read(a, "model_type", path, s.model_type);
+  s.model_type = read_model_type(a, path);
   arch_yaml::read(a, "onnx_model", path, s.onnx_model);
   arch_yaml::read(a, "freeze", path, s.freeze);
   arch_yaml::read(a, "update_bn_stats", path, s.update_bn_stats);

@@ -8,12 +8,13 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "ocrforge/core/model_type.h"
 #include "ocrforge/train/onnx/onnx_graph_module.h"
 
 namespace ocrforge {
 
 struct OnnxArchSpec {
-  std::string model_type;            // rec | det | cls
+  ModelType model_type = ModelType::Rec;
   std::string onnx_model;            // the deployed model to start from
   std::vector<std::string> freeze;   // parameter-name prefixes kept fixed ("*": all)
   bool update_bn_stats = false;      // see OnnxGraphModuleImpl::set_update_bn_stats

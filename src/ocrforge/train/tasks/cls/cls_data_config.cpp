@@ -1,0 +1,81 @@
+// Config section -> ClsDataset + LoaderSpec (cls_data_config.h). The
+// pipeline's order is fixed in code; the config's list is checked against it.
+#include "ocrforge/train/tasks/cls/cls_data_config.h"
+
+#include <map>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/data/data_yaml.h"
+#include "ocrforge/train/data/loader_config.h"
+#include "ocrforge/train/tasks/rec/rec_transform_config.h"
+
+namespace ocrforge {
+
+namespace y = data_yaml;
+
+ClsTransformSpec cls_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where,
+                                              std::vector<std::string> label_list, bool training) {
+  if (!transforms || !transforms.IsSequence())
+    throw UsageError("config key '" + where + "': expected a list of transforms such as '- DecodeImage: ...'");
+  static const std::vector<std::string> known = {"DecodeImage", "ClsLabelEncode", "RecAug", "BaseDataAugmentation",
+                                                 "RandAugment", "ClsResizeImg", "KeepKeys"};
+  ClsTransformSpec spec;
+  spec.label_list = std::move(label_list);
+  std::map<std::string, size_t> position;
+  for (size_t i = 0; i < transforms.size(); ++i) {
+    const y::TransformEntry entry = y::transform_entry(transforms, i, where, known, &position);
+    const std::string& name = entry.name;
+    const std::string& path = entry.path;
+    if (name == "DecodeImage") parse_decode_image(entry.params, path);
+    else if (name == "RecAug") parse_rec_aug(entry.params, path, true, &spec.aug);
+    else if (name == "BaseDataAugmentation") parse_rec_aug(entry.params, path, false, &spec.aug);
+    else if (name == "RandAugment")
+      throw UsageError("config key '" + path + "': RandAugment is not supported yet; remove it and keep "
+                       "RecAug or BaseDataAugmentation (configs/cls/ch_ppocr_mobile_cls_finetune.yml)");
+    else if (name == "ClsLabelEncode" && entry.params && !entry.params.IsNull())
+      throw UsageError("config key '" + path + "' takes no parameters: it uses Global.label_list");
+    else if (name == "ClsResizeImg") {
+      y::check_keys(entry.params, path, {"image_shape"});
+      spec.image_shape = parse_image_shape(entry.params, path, "[3, 48, 192]");
+    } else if (name == "KeepKeys") parse_keep_keys(entry.params, path, {"image", "label"});
+  }
+  for (const char* required : {"DecodeImage", "ClsLabelEncode", "ClsResizeImg"})
+    if (!position.count(required)) throw UsageError("'" + where + "' needs a " + required + " transform");
+  if (position.count("RecAug") && position.count("BaseDataAugmentation"))
+    throw UsageError("in '" + where + "', list RecAug or BaseDataAugmentation, not both (RecAug is TIA + BaseDataAugmentation)");
+  const std::string aug = position.count("RecAug") ? "RecAug" : "BaseDataAugmentation";
+  const auto before = [&](const std::string& a, const std::string& b) {
+    if (position.count(a) && position.count(b) && position[a] > position[b])
+      throw UsageError("in '" + where + "', " + a + " must come before " + b);
+  };
+  before("DecodeImage", aug);
+  before("DecodeImage", "ClsResizeImg");
+  before(aug, "ClsResizeImg");
+  if (position.count("KeepKeys") && position["KeepKeys"] + 1 != transforms.size())
+    throw UsageError("in '" + where + "', KeepKeys must be the last transform");
+  spec.use_aug = training && position.count(aug) > 0;
+  return spec;
+}
+
+ClsDataSpec cls_data_from_yaml(const YAML::Node& section, const std::string& section_name,
+                                const std::vector<std::string>& label_list, uint64_t seed, bool training) {
+  if (!section || !section.IsMap())
+    throw UsageError("config section '" + section_name + "' is missing (it needs dataset and loader)");
+  y::check_keys(section, section_name, {"dataset", "loader"});
+  const std::string ds_path = section_name + ".dataset";
+  const YAML::Node ds = section["dataset"];
+  if (!ds || ds.IsNull()) throw UsageError("config key '" + ds_path + "' is missing");
+  y::check_keys(ds, ds_path, {"name", "data_dir", "label_file_list", "ratio_list", "delimiter", "transforms"});
+  if (ds["name"] && !ds["name"].IsNull() && y::string(ds["name"], ds_path + ".name") != "SimpleDataSet")
+    throw UsageError("config key '" + ds_path + ".name': only SimpleDataSet is supported for the classifier");
+  const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
+  ClsTransformSpec transforms =
+      cls_transform_spec_from_yaml(ds["transforms"], ds_path + ".transforms", label_list, training);
+  ClsDataSpec setup;
+  setup.loader = loader_from_yaml(section["loader"], section_name + ".loader", training);
+  if (!training) setup.loader.drop_last = false;  // evaluate every sample
+  setup.dataset = std::make_shared<ClsDataset>(list, std::move(transforms), training);
+  return setup;
+}
+
+}  // namespace ocrforge

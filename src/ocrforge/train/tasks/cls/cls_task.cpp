@@ -1,0 +1,121 @@
+#include "ocrforge/train/tasks/cls/cls_task.h"
+#include "ocrforge/train/export/inference_folder.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include "ocrforge/core/config.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/stopwatch.h"
+#include "ocrforge/train/tasks/cls/cls_data_config.h"
+#include "ocrforge/train/dist/distributed_sampler.h"
+#include "ocrforge/train/loop/trainer_spec.h"
+
+namespace ocrforge {
+
+ClsTask::ClsTask(const Config& config, const TrainerSpec& o, torch::Device device)
+    : config_(config), device_(device), seed_(o.seed) {
+  label_list_ = config.get<std::vector<std::string>>("Global.label_list", {"0", "180"});
+  if (label_list_.size() < 2) throw UsageError("Global.label_list needs at least two labels, e.g. ['0', '180']");
+  const YAML::Node arch = config.root()["Architecture"];
+  arch_text_ = YAML::Dump(arch);
+  OnnxTaskModel m = load_onnx_task_model(arch, "a classifier (final Softmax)");
+  onnx_ = m.graph;
+  onnx_logits_ = m.logits;
+  // The label list must fit the model's classes; probed at PaddleOCR's
+  // classifier input (3 x 48 x 192).
+  int64_t classes = -1;
+  {
+    torch::NoGradGuard no_grad;
+    onnx_->eval();
+    try {
+      const torch::Tensor out = onnx_->forward(torch::zeros({1, 3, 48, 192}), onnx_logits_);
+      classes = out.dim() == 2 ? out.size(1) : -1;
+    } catch (const std::exception& e) {
+      onnx_->train();
+      throw UsageError("Architecture.onnx_model: '" + m.spec.onnx_model + "' does not run on a 3 x 48 x 192 image: " +
+                       e.what());
+    }
+    onnx_->train();
+  }
+  if (classes < 0)
+    throw UsageError("Architecture.onnx_model: '" + m.spec.onnx_model +
+                     "' does not give N x classes scores, so it is not a direction classifier");
+  if (classes != static_cast<int64_t>(label_list_.size()))
+    throw UsageError("Global.label_list has " + std::to_string(label_list_.size()) + " labels but '" +
+                     m.spec.onnx_model + "' outputs " + std::to_string(classes) +
+                     " classes; list the model's labels in its class order (PP-OCR: ['0', '180'])");
+  info_.push_back(m.log_line);
+  to_device(device);
+}
+
+void ClsTask::to_device(torch::Device device) {
+  device_ = device;
+  onnx_->to(device);
+}
+
+torch::Tensor ClsTask::logits(const torch::Tensor& images) { return onnx_->forward(images.to(device_), onnx_logits_); }
+
+std::unique_ptr<BatchLoader> ClsTask::make_loader(const std::string& name, bool training, int rank, int world_size) {
+  ClsDataSpec setup = cls_data_from_yaml(config_.root()[name], name, label_list_, seed_, training);
+  return std::make_unique<BatchLoader>(
+      setup.dataset, setup.loader, seed_,
+      task_sampler(training, setup.loader.shuffle, seed_, rank, world_size, setup.loader.batch_size));
+}
+
+StepLoss ClsTask::train_step(const Batch& batch) {
+  StepLoss s;
+  s.output = logits(batch.at("image"));
+  s.loss = torch::nn::functional::cross_entropy(s.output, batch.at("label").to(device_));
+  return s;
+}
+
+MetricSums ClsTask::train_metrics(const Batch& batch, const StepLoss& step) {
+  const torch::Tensor hit = step.output.detach().argmax(1).cpu().eq(batch.at("label"));
+  return {{"acc"}, {hit.sum().item<double>()}, static_cast<double>(hit.numel())};
+}
+
+EvalMetrics ClsTask::evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) {
+  onnx_->eval();
+  torch::NoGradGuard no_grad;
+  Stopwatch sw;
+  long correct = 0, total = 0;
+  loader.start_epoch(0);
+  const size_t batches = loader.batches_per_epoch();
+  size_t done = 0;
+  Batch batch;
+  while (loader.next(&batch)) {
+    const torch::Tensor hit = logits(batch.at("image")).argmax(1).cpu().eq(batch.at("label"));
+    correct += hit.sum().item<int64_t>();
+    total += hit.numel();
+    if (progress) progress(++done, batches);
+  }
+  onnx_->train();
+  EvalMetrics r;
+  r.values = {{"acc", total ? static_cast<double>(correct) / static_cast<double>(total) : 0.0}};
+  r.samples = total;
+  r.seconds = sw.elapsed_ms() / 1000.0;
+  return r;
+}
+
+void ClsTask::export_inference(const Config& config, const std::string& out_dir, ExportReport& report) {
+  const InferenceFolder f = write_inference_folder(out_dir, *onnx_, config, nullptr);
+  report.onnx_path = f.onnx_path;
+  report.yml_path = f.yml_path;
+  report.parameters = static_cast<long>(model().parameters().size());
+}
+
+Task::InferenceForward ClsTask::inference_forward(const Config&, const std::string&, const std::string&) {
+  InferenceForward f;
+  f.input_shape = {-1, 3, -1, -1};
+  f.output_shape = {-1, static_cast<int64_t>(label_list_.size())};
+  f.forward = [m = onnx_](const torch::Tensor& x) mutable { return m->forward(x); };
+  return f;
+}
+
+bool cls_task_takes(const TaskKey& k) { return k.model_type == ModelType::Cls && k.algorithm == "ONNX"; }
+
+std::unique_ptr<Task> make_cls_task(const Config& config, const TrainerSpec& options, torch::Device device) {
+  return std::make_unique<ClsTask>(config, options, device);
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,57 @@
+// The text direction classifier as a training task. Today only the deployed
+// ONNX classifier is trained (Architecture.algorithm ONNX, onnx/onnx_arch.h):
+// cross entropy (PaddleOCR's ClsLoss) on the logits that feed its final
+// Softmax, accuracy of the argmax (ClsMetric). The native MobileNetV3 + ClsHead
+// network is not built yet (the task registry says so).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ocrforge/train/onnx/onnx_arch.h"
+#include "ocrforge/train/tasks/task.h"
+#include "ocrforge/train/tasks/task_registry.h"
+
+namespace ocrforge {
+
+class ClsTask : public Task {
+ public:
+  // Reads Global.label_list (default ['0', '180']) and Architecture. The
+  // model's class count must equal the label list's (UsageError otherwise).
+  ClsTask(const Config& config, const TrainerSpec& options, torch::Device device);
+
+  torch::nn::Module& model() override { return *onnx_; }
+  std::string architecture_text() const override { return arch_text_; }
+  void to_device(torch::Device device) override;
+  std::unique_ptr<BatchLoader> make_loader(const std::string& section, bool training, int rank,
+                                           int world_size) override;
+  StepLoss train_step(const Batch& batch) override;
+  MetricSums train_metrics(const Batch& batch, const StepLoss& step) override;
+  EvalMetrics evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) override;
+  std::string default_main_indicator() const override { return "acc"; }
+  std::vector<std::string> startup_info() const override { return info_; }
+  void export_inference(const Config& config, const std::string& out_dir, ExportReport& report) override;
+  std::string own_weights() const override { return onnx_->path(); }
+  InferenceForward inference_forward(const Config& config, const std::string& checkpoint,
+                                     const std::string& flag) override;
+
+  const std::vector<std::string>& label_list() const { return label_list_; }
+  OnnxGraphModule onnx_model() const { return onnx_; }
+
+ private:
+  torch::Tensor logits(const torch::Tensor& images);  // N x classes
+
+  const Config& config_;
+  std::vector<std::string> label_list_;
+  std::string arch_text_;
+  OnnxGraphModule onnx_{nullptr};
+  std::string onnx_logits_;
+  std::vector<std::string> info_;
+  torch::Device device_{torch::kCPU};
+  uint64_t seed_ = 1024;
+};
+
+// The registry's line for ClsTask (task_registry.cpp): Architecture.model_type cls, algorithm ONNX.
+bool cls_task_takes(const TaskKey& k);
+std::unique_ptr<Task> make_cls_task(const Config& config, const TrainerSpec& options, torch::Device device);
+
+}  // namespace ocrforge

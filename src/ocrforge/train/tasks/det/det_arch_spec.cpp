@@ -1,0 +1,157 @@
+// Architecture / Loss YAML -> DetArchSpec / DBLossSpec. Keys and defaults are
+// PaddleOCR's constructor arguments; anything else is rejected with its full
+// key path so a typo cannot silently build a different network.
+#include "ocrforge/core/model_type.h"
+#include "ocrforge/train/tasks/det/det_arch_spec.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/nn/arch_yaml.h"
+
+namespace ocrforge {
+namespace {
+
+using namespace arch_yaml;
+
+DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
+  DetBackboneSpec b;
+  b.name = required_name(n, path);
+  if (b.name == "MobileNetV3") {
+    check_keys(n, path, {"name", "in_channels", "model_name", "scale", "disable_se"});
+    read(n, "model_name", path, b.model_name);
+    read(n, "scale", path, b.scale);
+    read(n, "disable_se", path, b.disable_se);
+  } else if (b.name == "ResNet_vd") {
+    // dcn_stage / out_indices are not supported: the DB necks need all four
+    // plain stages. Leaving them out of the known keys makes that an error.
+    check_keys(n, path, {"name", "in_channels", "layers"});
+    read(n, "layers", path, b.layers);
+  }  // unknown names are reported by validate_det_arch with the known list
+  read(n, "in_channels", path, b.in_channels);
+  return b;
+}
+
+DetNeckSpec neck_from_yaml(const YAML::Node& n, const std::string& path) {
+  DetNeckSpec s;
+  s.name = required_name(n, path);
+  if (s.name == "DBFPN") {
+    check_keys(n, path, {"name", "out_channels", "use_asf"});
+    bool use_asf = false;
+    read(n, "use_asf", path, use_asf);
+    if (use_asf) throw UsageError(path + ".use_asf: the ASF block (DBNet++) is not supported; set it to false");
+  } else if (s.name == "RSEFPN") {
+    check_keys(n, path, {"name", "out_channels", "shortcut"});
+    read(n, "shortcut", path, s.shortcut);
+  } else if (s.name == "LKPAN") {
+    check_keys(n, path, {"name", "out_channels", "mode", "intracl"});
+    read(n, "mode", path, s.mode);
+    s.mode = to_lower(s.mode);  // PaddleOCR compares mode.lower()
+    bool intracl = false;
+    read(n, "intracl", path, intracl);
+    if (intracl)
+      throw UsageError(path + ".intracl: the IntraCL blocks (PP-OCRv4's teacher neck) are not supported yet; set it "
+                              "to false");
+  }
+  read(n, "out_channels", path, s.out_channels);
+  return s;
+}
+
+DetHeadSpec head_from_yaml(const YAML::Node& n, const std::string& path) {
+  DetHeadSpec h;
+  h.name = required_name(n, path);
+  if (h.name == "DBHead") check_keys(n, path, {"name", "k", "kernel_list"});
+  read(n, "k", path, h.k);
+  read(n, "kernel_list", path, h.kernel_list);
+  return h;
+}
+
+}  // namespace
+
+DetArchSpec det_arch_from_yaml(const YAML::Node& arch) {
+  const std::string path = "Architecture";
+  if (!arch || !arch.IsMap()) throw UsageError(path + ": missing or not a mapping");
+  if (arch["Models"])
+    throw UsageError(path + ".Models: a Distillation architecture; build each sub-model from "
+                            "Architecture.Models.<name> (e.g. Student)");
+  check_keys(arch, path,
+             {"model_type", "algorithm", "Transform", "Backbone", "Neck", "Head", "freeze_params", "return_all_feats"});
+  if (const ModelType t = read_model_type(arch, path, ModelType::Det); t != ModelType::Det)
+    throw UsageError(path + ".model_type: '" + model_type_name(t) + "' is not a detection model (det)");
+  if (present(arch, "Transform")) throw UsageError(path + ".Transform: detection takes no transform; leave it empty");
+
+  DetArchSpec spec;
+  read(arch, "algorithm", path, spec.algorithm);
+  if (spec.algorithm != "DB")
+    throw UsageError(path + ".algorithm: '" + spec.algorithm + "' is not supported for detection (known: DB)");
+  for (const char* key : {"Backbone", "Neck", "Head"})
+    if (!present(arch, key)) throw UsageError(path + "." + key + ": missing");
+  spec.backbone = backbone_from_yaml(arch["Backbone"], path + ".Backbone");
+  spec.neck = neck_from_yaml(arch["Neck"], path + ".Neck");
+  spec.head = head_from_yaml(arch["Head"], path + ".Head");
+  validate_det_arch(spec);
+  return spec;
+}
+
+void validate_det_arch(const DetArchSpec& s) {
+  const auto fail = [](const std::string& key, const std::string& what) {
+    throw UsageError("Architecture." + key + ": " + what);
+  };
+  const auto& b = s.backbone;
+  if (b.in_channels < 1) fail("Backbone.in_channels", "must be >= 1");
+  if (b.name == "MobileNetV3") {
+    if (b.model_name != "large" && b.model_name != "small")
+      fail("Backbone.model_name", "unknown model '" + b.model_name + "' (known: large, small)");
+    const double ok[] = {0.35, 0.5, 0.75, 1.0, 1.25};  // PaddleOCR asserts these
+    if (std::none_of(std::begin(ok), std::end(ok), [&](double v) { return std::abs(v - b.scale) < 1e-9; }))
+      fail("Backbone.scale", std::to_string(b.scale) + " is not supported (known: 0.35, 0.5, 0.75, 1.0, 1.25)");
+  } else if (b.name == "ResNet_vd") {
+    if (b.layers != 18 && b.layers != 34 && b.layers != 50)
+      fail("Backbone.layers", std::to_string(b.layers) + " is not supported (known: 18, 34, 50)");
+  } else {
+    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: MobileNetV3, ResNet_vd)");
+  }
+  if (s.neck.name != "DBFPN" && s.neck.name != "RSEFPN" && s.neck.name != "LKPAN")
+    fail("Neck.name", "unknown neck '" + s.neck.name + "' (known: DBFPN, RSEFPN, LKPAN)");
+  if (s.neck.name == "LKPAN" && s.neck.mode != "large" && s.neck.mode != "lite")
+    fail("Neck.mode", "'" + s.neck.mode + "' (known: large, lite)");
+  // The neck concatenates four out_channels/4 maps and the head halves twice more.
+  if (s.neck.out_channels < 16 || s.neck.out_channels % 4 != 0)
+    fail("Neck.out_channels", std::to_string(s.neck.out_channels) + ": must be a multiple of 4, at least 16");
+  if (s.head.name != "DBHead") fail("Head.name", "unknown head '" + s.head.name + "' (known: DBHead)");
+  if (s.head.k <= 0) fail("Head.k", "must be > 0");
+  const auto& kl = s.head.kernel_list;
+  if (kl.size() != 3 || kl[0] < 1 || kl[0] % 2 == 0 || kl[1] != 2 || kl[2] != 2)
+    fail("Head.kernel_list", "must be [k, 2, 2] with k odd (3 by default, 7 in PP-OCRv3's teacher): an even conv "
+                             "kernel or a transposed kernel other than 2 would change the map size");
+}
+
+DBLossSpec db_loss_from_yaml(const YAML::Node& loss) {
+  const std::string path = "Loss";
+  DBLossSpec s;
+  const std::string name = required_name(loss, path);
+  if (name != "DBLoss") throw UsageError(path + ".name: unknown detection loss '" + name + "' (known: DBLoss)");
+  check_keys(loss, path, {"name", "balance_loss", "main_loss_type", "alpha", "beta", "ohem_ratio", "eps"});
+  read(loss, "balance_loss", path, s.balance_loss);
+  read(loss, "main_loss_type", path, s.main_loss_type);
+  read(loss, "alpha", path, s.alpha);
+  read(loss, "beta", path, s.beta);
+  read(loss, "ohem_ratio", path, s.ohem_ratio);
+  read(loss, "eps", path, s.eps);
+  validate_db_loss(s);
+  return s;
+}
+
+void validate_db_loss(const DBLossSpec& s) {
+  if (s.main_loss_type != "DiceLoss" && s.main_loss_type != "BCELoss")
+    throw UsageError("Loss.main_loss_type: unknown loss '" + s.main_loss_type + "' (known: DiceLoss, BCELoss)");
+  if (!(s.ohem_ratio >= 0)) throw UsageError("Loss.ohem_ratio: must be >= 0");
+  if (!(s.eps > 0)) throw UsageError("Loss.eps: must be > 0 (it keeps empty masks from dividing by zero)");
+  if (!(s.alpha >= 0)) throw UsageError("Loss.alpha: must be >= 0");
+  if (!(s.beta >= 0)) throw UsageError("Loss.beta: must be >= 0");
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,42 @@
+// Config section -> DetDataset + LoaderSpec (det_data_config.h).
+#include "ocrforge/train/tasks/det/det_data_config.h"
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/data/data_yaml.h"
+#include "ocrforge/train/data/loader_config.h"
+#include "ocrforge/train/tasks/det/det_transform_config.h"
+
+namespace ocrforge {
+
+namespace y = data_yaml;
+
+namespace {
+
+bool present(const YAML::Node& n) { return n && !n.IsNull(); }
+
+}  // namespace
+
+DetDataSpec det_data_from_yaml(const YAML::Node& section, const std::string& section_name, uint64_t seed,
+                                bool training) {
+  if (!present(section) || !section.IsMap())
+    throw UsageError("config section '" + section_name + "' is missing (it needs dataset and loader)");
+  y::check_keys(section, section_name, {"dataset", "loader"});
+  const std::string ds_path = section_name + ".dataset";
+  const YAML::Node ds = section["dataset"];
+  if (!present(ds)) throw UsageError("config key '" + ds_path + "' is missing");
+  y::check_keys(ds, ds_path, {"name", "data_dir", "label_file_list", "ratio_list", "delimiter", "transforms"});
+  const std::string name = present(ds["name"]) ? y::string(ds["name"], ds_path + ".name") : "SimpleDataSet";
+  if (name != "SimpleDataSet")
+    throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported for detection; use SimpleDataSet");
+
+  const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
+
+  DetTransformSpec transforms = det_transform_spec_from_yaml(ds["transforms"], ds_path + ".transforms", training);
+
+  DetDataSpec setup;
+  setup.loader = loader_from_yaml(section["loader"], section_name + ".loader", training);
+  setup.dataset = std::make_shared<DetDataset>(list, std::move(transforms), training);
+  return setup;
+}
+
+}  // namespace ocrforge

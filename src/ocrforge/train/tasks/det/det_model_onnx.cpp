@@ -1,0 +1,214 @@
+#include "ocrforge/train/tasks/det/det_model_onnx.h"
+
+#include <functional>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/export/module_emitters.h"
+#include "ocrforge/train/export/onnx_emitter.h"
+#include "ocrforge/train/tasks/det/det_db_fpn.h"
+#include "ocrforge/train/tasks/det/det_lkpan.h"
+#include "ocrforge/train/tasks/det/det_mobilenet_v3.h"
+#include "ocrforge/train/tasks/det/det_resnet_vd.h"
+#include "ocrforge/train/tasks/det/det_rse_fpn.h"
+
+namespace ocrforge {
+
+namespace {
+
+using torch::nn::Module;
+using namespace export_blocks;
+
+// --- backbones: the four stage outputs c2..c5 -----------------------------
+
+std::vector<std::string> det_mobilenet_v3(OnnxEmitter& e, const std::string& x, const DetMobileNetV3Impl& m,
+                                          const std::string& path) {
+  std::string y = mv3_conv_bn(e, x, child<MV3ConvBNImpl>(m, "conv", path), path + ".conv");
+  std::vector<std::string> outs;
+  for (int s = 0; find_child(m, "stage" + std::to_string(s)); ++s) {
+    const std::string sp = path + ".stage" + std::to_string(s);
+    for (const auto& kv : child<torch::nn::SequentialImpl>(m, "stage" + std::to_string(s), path).named_children()) {
+      const std::string bp = sp + "." + kv.key();
+      if (const auto* unit = kv.value()->as<ResidualUnitImpl>()) {
+        y = mv3_residual_unit(e, y, *unit, bp);
+      } else if (const auto* conv = kv.value()->as<MV3ConvBNImpl>()) {
+        y = mv3_conv_bn(e, y, *conv, bp);  // the last stage's closing 1x1 conv
+      } else {
+        throw Error("ONNX export: '" + bp + "' is a " + kv.value()->name() + ", not a MobileNetV3 block");
+      }
+    }
+    outs.push_back(y);
+  }
+  return outs;
+}
+
+std::string resnet_conv_bn(OnnxEmitter& e, std::string x, const ResNetConvBNImpl& m, const std::string& path) {
+  // The vd shortcut's 2x2 average pool: ceil mode, each window averaged over
+  // the cells inside the map (LibTorch's divisor with no padding).
+  if (m.vd_pool())
+    x = e.node("AveragePool", {x},
+               {{"kernel_shape", onnx_ints({2, 2})},
+                {"strides", onnx_ints({2, 2})},
+                {"pads", onnx_ints({0, 0, 0, 0})},
+                {"ceil_mode", onnx_int(1)},
+                {"count_include_pad", onnx_int(0)}},
+               path + ".pool");
+  x = conv_bn(e, x, m, "_conv", "_batch_norm", path);
+  return m.relu() ? e.node("Relu", {x}, {}, path) : x;
+}
+
+std::vector<std::string> det_resnet_vd(OnnxEmitter& e, const std::string& x, const DetResNetVdImpl& m,
+                                       const std::string& path) {
+  std::string y = x;
+  for (const char* stem : {"conv1_1", "conv1_2", "conv1_3"})
+    y = resnet_conv_bn(e, y, child<ResNetConvBNImpl>(m, stem, path), path + "." + stem);
+  y = e.node("MaxPool", {y},
+             {{"kernel_shape", onnx_ints({3, 3})}, {"strides", onnx_ints({2, 2})}, {"pads", onnx_ints({1, 1, 1, 1})}},
+             path + ".pool");
+  std::vector<std::string> outs;
+  for (int s = 0; find_child(m, "bb_" + std::to_string(s) + "_0"); ++s) {
+    for (int i = 0;; ++i) {
+      const std::string name = "bb_" + std::to_string(s) + "_" + std::to_string(i);
+      if (!find_child(m, name)) break;
+      const auto& block = child<ResNetBlockImpl>(m, name, path);
+      const std::string bp = path + "." + name;
+      const auto conv = [&](const std::string& in, const char* c) {
+        return resnet_conv_bn(e, in, child<ResNetConvBNImpl>(block, c, bp), bp + "." + c);
+      };
+      std::string r = conv(conv(y, "conv0"), "conv1");
+      if (find_child(block, "conv2")) r = conv(r, "conv2");
+      const std::string shortcut = find_child(block, "short") ? conv(y, "short") : y;
+      y = e.node("Relu", {e.node("Add", {r, shortcut})}, {}, bp);
+    }
+    outs.push_back(y);
+  }
+  return outs;
+}
+
+// --- necks: c2..c5 -> the fused stride-4 map -------------------------------
+
+// One level's lateral or output layer of DBFPN (a conv) or RSEFPN (an RSE layer).
+using LevelLayer = std::function<std::string(const std::string& in, int level)>;
+
+// The FPN both necks share: lateral layers, the top-down pass, output layers,
+// upsampled to stride 4 and concatenated coarsest first (p5, p4, p3, p2).
+std::string fpn(OnnxEmitter& e, const std::vector<std::string>& c, const LevelLayer& lateral, const LevelLayer& output,
+                const std::string& path) {
+  if (c.size() != 4)
+    throw Error("ONNX export: '" + path + "' needs 4 backbone levels, the backbone gives " + std::to_string(c.size()));
+  std::vector<std::string> in(4);
+  for (int i = 0; i < 4; ++i) in[i] = lateral(c[i], i);
+  std::vector<std::string> td(4);
+  td[3] = in[3];
+  for (int i = 2; i >= 0; --i) td[i] = e.node("Add", {in[i], emit_upsample_nearest(e, td[i + 1], 2, path + ".up")});
+  std::vector<std::string> p;
+  for (int i = 3; i >= 1; --i) p.push_back(emit_upsample_nearest(e, output(td[i], i), int64_t{1} << i, path + ".up"));
+  p.push_back(output(td[0], 0));
+  return e.node("Concat", p, {{"axis", onnx_int(1)}}, path);
+}
+
+std::string db_fpn(OnnxEmitter& e, const std::vector<std::string>& c, const DBFPNImpl& m, const std::string& path) {
+  const auto conv = [&](const char* prefix) {
+    return [&, prefix](const std::string& in, int level) {
+      return plain_conv(e, in, m, prefix + std::to_string(level + 2) + "_conv", path);
+    };
+  };
+  return fpn(e, c, conv("in"), conv("p"), path);
+}
+
+std::string rse_layer(OnnxEmitter& e, const std::string& x, const RSELayerImpl& m, const std::string& path) {
+  const std::string y = plain_conv(e, x, m, "in_conv", path);
+  const std::string s = se(e, y, child<MV3SEImpl>(m, "se_block", path), 0.2f, path + ".se_block");
+  return m.shortcut() ? e.node("Add", {y, s}, {}, path) : s;
+}
+
+std::string rse_fpn(OnnxEmitter& e, const std::vector<std::string>& c, const RSEFPNImpl& m, const std::string& path) {
+  const auto layer = [&](const char* list) {
+    return [&, list](const std::string& in, int level) {
+      const std::string lp = path + "." + list;
+      const auto& layers = child<torch::nn::ModuleListImpl>(m, list, path);
+      return rse_layer(e, in, child<RSELayerImpl>(layers, std::to_string(level), lp), lp + "." + std::to_string(level));
+    };
+  };
+  return fpn(e, c, layer("ins_conv"), layer("inp_conv"), path);
+}
+
+// DSConv: depthwise conv + BN, 1x1 + BN + ReLU, 1x1 [+ 1x1 shortcut of the input].
+std::string ds_conv(OnnxEmitter& e, const std::string& x, const DSConvImpl& m, const std::string& path) {
+  std::string y = conv_bn(e, x, m, "conv1", "bn1", path);
+  y = e.node("Relu", {conv_bn(e, y, m, "conv2", "bn2", path)});
+  y = plain_conv(e, y, m, "conv3", path);
+  return m.has_shortcut() ? e.node("Add", {y, plain_conv(e, x, m, "conv_end", path)}, {}, path) : y;
+}
+
+std::string lkpan(OnnxEmitter& e, const std::vector<std::string>& c, const LKPANImpl& m, const std::string& path) {
+  if (c.size() != 4)
+    throw Error("ONNX export: '" + path + "' needs 4 backbone levels, the backbone gives " + std::to_string(c.size()));
+  // Entry i of the ModuleList `list`: a conv (initializers neck.<list>.<i>.weight) ...
+  const auto conv = [&](const std::string& x, const char* list, int i) {
+    return plain_conv(e, x, child<torch::nn::ModuleListImpl>(m, list, path), std::to_string(i), path + "." + list);
+  };
+  // ... or a 9x9 layer: a plain conv (large) or a DSConv (lite).
+  const auto large = [&](const std::string& x, const char* list, int i) {
+    if (!m.lite()) return conv(x, list, i);
+    const std::string lp = path + "." + list;
+    return ds_conv(e, x, child<DSConvImpl>(child<torch::nn::ModuleListImpl>(m, list, path), std::to_string(i), lp),
+                   lp + "." + std::to_string(i));
+  };
+  std::vector<std::string> in(4), td(4), f(4), pan(4);
+  for (int i = 0; i < 4; ++i) in[i] = conv(c[i], "ins_conv", i);
+  td[3] = in[3];
+  for (int i = 2; i >= 0; --i) td[i] = e.node("Add", {in[i], emit_upsample_nearest(e, td[i + 1], 2, path + ".up")});
+  for (int i = 0; i < 4; ++i) f[i] = large(td[i], "inp_conv", i);
+  pan[0] = f[0];  // bottom-up: pan(i) = f(i) + stride-2 conv of pan(i-1)
+  for (int i = 1; i < 4; ++i) pan[i] = e.node("Add", {f[i], conv(pan[i - 1], "pan_head_conv", i - 1)});
+  std::vector<std::string> p;
+  for (int i = 3; i >= 1; --i)
+    p.push_back(emit_upsample_nearest(e, large(pan[i], "pan_lat_conv", i), int64_t{1} << i, path + ".up"));
+  p.push_back(large(pan[0], "pan_lat_conv", 0));
+  return e.node("Concat", p, {{"axis", onnx_int(1)}}, path);
+}
+
+// --- head: the shrink-map branch ---------------------------------------------
+
+std::string db_head(OnnxEmitter& e, const std::string& x, const DBHeadImpl& m, const std::string& path) {
+  const std::string bp = path + ".binarize";
+  const auto& b = child<DBHeadBranchImpl>(m, "binarize", path);
+  std::string y = e.node("Relu", {conv_bn(e, x, b, "conv1", "conv_bn1", bp)});
+  y = emit_conv_transpose(e, y, child<torch::nn::ConvTranspose2dImpl>(b, "conv2", bp),
+                          &child<torch::nn::BatchNorm2dImpl>(b, "conv_bn2", bp), bp + ".conv2");
+  y = e.node("Relu", {y});
+  y = emit_conv_transpose(e, y, child<torch::nn::ConvTranspose2dImpl>(b, "conv3", bp), nullptr, bp + ".conv3");
+  return e.node("Sigmoid", {y}, {}, bp + ".sigmoid");
+}
+
+}  // namespace
+
+OnnxGraph det_model_to_onnx(const DetModelImpl& model) {
+  OnnxEmitter e;
+  const std::string x = e.input("x", {-1, model.spec().backbone.in_channels, -1, -1});
+  std::vector<std::string> levels;
+  const auto& backbone = *model.backbone();
+  if (const auto* mv3 = backbone.as<DetMobileNetV3Impl>()) {
+    levels = det_mobilenet_v3(e, x, *mv3, "backbone");
+  } else if (const auto* resnet = backbone.as<DetResNetVdImpl>()) {
+    levels = det_resnet_vd(e, x, *resnet, "backbone");
+  } else {
+    throw Error("ONNX export: the detection backbone '" + model.spec().backbone.name + "' is not known to the exporter");
+  }
+  std::string y;
+  const auto& neck = *model.neck();
+  if (const auto* dbfpn = neck.as<DBFPNImpl>()) {
+    y = db_fpn(e, levels, *dbfpn, "neck");
+  } else if (const auto* rsefpn = neck.as<RSEFPNImpl>()) {
+    y = rse_fpn(e, levels, *rsefpn, "neck");
+  } else if (const auto* lk = neck.as<LKPANImpl>()) {
+    y = lkpan(e, levels, *lk, "neck");
+  } else {
+    throw Error("ONNX export: the detection neck '" + model.spec().neck.name + "' is not known to the exporter");
+  }
+  y = db_head(e, y, *model.head(), "head");
+  e.output(y, "sigmoid_0.tmp_0", {-1, 1, -1, -1});
+  return std::move(e.graph());
+}
+
+}  // namespace ocrforge

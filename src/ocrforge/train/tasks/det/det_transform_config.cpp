@@ -1,0 +1,290 @@
+// Parses the detection transform list into DetTransformSpec. As for
+// recognition, the pipeline's order is fixed in code (typed steps), so the
+// config's list is validated against it rather than executed as written.
+#include "ocrforge/train/tasks/det/det_transform_config.h"
+
+#include <map>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
+#include "ocrforge/train/data/data_yaml.h"
+
+namespace ocrforge {
+
+namespace y = data_yaml;
+
+namespace {
+
+bool has(const YAML::Node& p, const char* key) { return p && p.IsMap() && p[key] && !p[key].IsNull(); }
+
+UsageError bad(const std::string& path, const std::string& what) {
+  return UsageError("config key '" + path + "': " + what);
+}
+
+// A number, also PaddleOCR's string form "1./255." (which it eval()s).
+double number_or_ratio(const YAML::Node& n, const std::string& path) {
+  if (!n.IsScalar()) throw bad(path, "expected a number such as 0.00392 or 1./255.");
+  const std::string s = n.Scalar();
+  const size_t slash = s.find('/');
+  if (slash == std::string::npos) return y::number(n, path);
+  const double num = y::number(YAML::Node(trim(s.substr(0, slash))), path);
+  const double den = y::number(YAML::Node(trim(s.substr(slash + 1))), path);
+  if (den == 0.0) throw bad(path, "division by zero in '" + s + "'");
+  return num / den;
+}
+
+// A number (lo = hi) or [lo, hi].
+std::pair<double, double> range(const YAML::Node& n, const std::string& path) {
+  if (n.IsScalar()) {
+    const double v = y::number(n, path);
+    return {v, v};
+  }
+  if (!n.IsSequence() || n.size() != 2) throw bad(path, "expected a number or [low, high]");
+  const double lo = y::number(n[0], path + "[0]"), hi = y::number(n[1], path + "[1]");
+  if (lo > hi) throw bad(path, "low is greater than high");
+  return {lo, hi};
+}
+
+double probability(const YAML::Node& n, const std::string& path) {
+  const double v = y::number(n, path);
+  if (v < 0.0 || v > 1.0) throw bad(path, "a probability in [0, 1]");
+  return v;
+}
+
+void parse_decode(const YAML::Node& p, const std::string& path) {
+  y::check_keys(p, path, {"img_mode", "channel_first", "ignore_orientation"});
+  if (has(p, "img_mode") && y::string(p["img_mode"], path + ".img_mode") != "BGR")
+    throw bad(path + ".img_mode", "only BGR is supported (the detector reads BGR, as at inference)");
+  if (has(p, "channel_first") && y::boolean(p["channel_first"], path + ".channel_first"))
+    throw bad(path + ".channel_first", "must be false (ToCHWImage makes CHW)");
+}
+
+DetIaaStep parse_augmenter(const YAML::Node& item, const std::string& path) {
+  if (!item.IsMap()) throw bad(path, "expected {type: Fliplr|Affine|Resize, args: {...}}");
+  y::check_keys(item, path, {"type", "args"});
+  if (!has(item, "type")) throw bad(path + ".type", "missing (Fliplr, Affine or Resize)");
+  const std::string type = y::string(item["type"], path + ".type");
+  const YAML::Node args = item["args"];
+  const std::string apath = path + ".args";
+  DetIaaStep s;
+  if (type == "Fliplr") {
+    y::check_keys(args, apath, {"p"});
+    s.kind = DetIaaStep::Kind::kFliplr;
+    s.p = has(args, "p") ? probability(args["p"], apath + ".p") : 1.0;  // imgaug's default p
+  } else if (type == "Affine") {
+    y::check_keys(args, apath, {"rotate"});
+    s.kind = DetIaaStep::Kind::kAffine;
+    if (has(args, "rotate")) std::tie(s.lo, s.hi) = range(args["rotate"], apath + ".rotate");
+  } else if (type == "Resize") {
+    y::check_keys(args, apath, {"size"});
+    s.kind = DetIaaStep::Kind::kResize;
+    if (!has(args, "size")) throw bad(apath + ".size", "missing: a factor or [low, high], e.g. [0.5, 3]");
+    std::tie(s.lo, s.hi) = range(args["size"], apath + ".size");
+    if (s.lo <= 0.0) throw bad(apath + ".size", "factors must be positive");
+  } else {
+    const std::vector<std::string> known = {"Fliplr", "Affine", "Resize"};
+    const std::string hint = closest_match(type, known);
+    throw bad(path + ".type", "'" + type + "' is not supported" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                                  "; supported: Fliplr, Affine (rotate), Resize (size)");
+  }
+  return s;
+}
+
+void parse_iaa(const YAML::Node& p, const std::string& path, DetTransformSpec* spec) {
+  y::check_keys(p, path, {"augmenter_args"});
+  if (!has(p, "augmenter_args")) return;  // PaddleOCR's defaults
+  const YAML::Node args = p["augmenter_args"];
+  const std::string apath = path + ".augmenter_args";
+  if (!args.IsSequence()) throw bad(apath, "expected a list of {type, args} maps");
+  spec->iaa.clear();
+  for (size_t i = 0; i < args.size(); ++i) spec->iaa.push_back(parse_augmenter(args[i], apath + "[" + std::to_string(i) + "]"));
+}
+
+// PaddleOCR's CopyPaste(objects_paste_ratio 0.2, limit_paste true).
+void parse_copy_paste(const YAML::Node& p, const std::string& path, DetCopyPasteParams* c) {
+  y::check_keys(p, path, {"objects_paste_ratio", "limit_paste"});
+  if (has(p, "objects_paste_ratio")) {
+    c->objects_paste_ratio = y::number(p["objects_paste_ratio"], path + ".objects_paste_ratio");
+    if (c->objects_paste_ratio < 0.0 || c->objects_paste_ratio > 1.0)
+      throw bad(path + ".objects_paste_ratio", "a fraction in [0, 1]");
+  }
+  if (has(p, "limit_paste")) c->limit_paste = y::boolean(p["limit_paste"], path + ".limit_paste");
+}
+
+void parse_crop(const YAML::Node& p, const std::string& path, DetCropParams* c) {
+  y::check_keys(p, path, {"size", "max_tries", "keep_ratio", "min_crop_side_ratio"});
+  if (has(p, "size")) {
+    const YAML::Node s = p["size"];
+    if (!s.IsSequence() || s.size() != 2) throw bad(path + ".size", "expected [width, height], e.g. [640, 640]");
+    c->width = y::integer(s[0], path + ".size");
+    c->height = y::integer(s[1], path + ".size");
+    if (c->width < 1 || c->height < 1) throw bad(path + ".size", "width and height must be positive");
+  }
+  if (has(p, "max_tries")) c->max_tries = y::integer(p["max_tries"], path + ".max_tries");
+  if (c->max_tries < 0) throw bad(path + ".max_tries", "must not be negative");
+  if (has(p, "keep_ratio")) c->keep_ratio = y::boolean(p["keep_ratio"], path + ".keep_ratio");
+  if (has(p, "min_crop_side_ratio")) {
+    c->min_crop_side_ratio = y::number(p["min_crop_side_ratio"], path + ".min_crop_side_ratio");
+    if (c->min_crop_side_ratio < 0.0 || c->min_crop_side_ratio > 1.0)
+      throw bad(path + ".min_crop_side_ratio", "a fraction in [0, 1]");
+  }
+}
+
+double shrink_ratio(const YAML::Node& n, const std::string& path) {
+  const double r = y::number(n, path);
+  if (!(r > 0.0 && r < 1.0)) throw bad(path, "must lie strictly between 0 and 1");
+  return r;
+}
+
+void parse_border(const YAML::Node& p, const std::string& path, DetBorderMapParams* b) {
+  // total_epoch / epoch: PaddleOCR's optional ratio schedule, which nothing passes in its configs.
+  y::check_keys(p, path, {"shrink_ratio", "thresh_min", "thresh_max"});
+  if (has(p, "shrink_ratio")) b->shrink_ratio = shrink_ratio(p["shrink_ratio"], path + ".shrink_ratio");
+  if (has(p, "thresh_min")) b->thresh_min = y::number(p["thresh_min"], path + ".thresh_min");
+  if (has(p, "thresh_max")) b->thresh_max = y::number(p["thresh_max"], path + ".thresh_max");
+  if (b->thresh_min > b->thresh_max) throw bad(path + ".thresh_min", "is greater than thresh_max");
+}
+
+void parse_shrink(const YAML::Node& p, const std::string& path, DetShrinkMapParams* s) {
+  y::check_keys(p, path, {"shrink_ratio", "min_text_size"});
+  if (has(p, "shrink_ratio")) s->shrink_ratio = shrink_ratio(p["shrink_ratio"], path + ".shrink_ratio");
+  if (has(p, "min_text_size")) s->min_text_size = y::integer(p["min_text_size"], path + ".min_text_size");
+  if (s->min_text_size < 0) throw bad(path + ".min_text_size", "must not be negative");
+}
+
+void parse_resize_for_test(const YAML::Node& p, const std::string& path, DetTransformSpec* spec) {
+  y::check_keys(p, path, {"limit_side_len", "limit_type", "image_shape", "resize_long", "keep_ratio"});
+  if (has(p, "resize_long"))
+    throw bad(path + ".resize_long", "not supported; use limit_side_len and limit_type, or image_shape");
+  DetResizeParams* r = &spec->eval_resize;
+  // PaddleOCR: without parameters limit_side_len 736, limit_type min; limit_type defaults to min.
+  *r = DetResizeParams{736, DetLimitType::Min, r->max_side_limit};
+  if (has(p, "image_shape")) {  // PaddleOCR's resize_type 1: a fixed [h, w]
+    const std::vector<int> shape = config_detail::convert<std::vector<int>>(p["image_shape"], path + ".image_shape");
+    if (shape.size() != 2 || shape[0] < 32 || shape[1] < 32)
+      throw bad(path + ".image_shape", "expected [height, width], each at least 32");
+    spec->eval_fixed_size = cv::Size(shape[1], shape[0]);
+    if (has(p, "keep_ratio")) spec->eval_keep_ratio = y::boolean(p["keep_ratio"], path + ".keep_ratio");
+    if (has(p, "limit_side_len") || has(p, "limit_type"))
+      throw bad(path + ".image_shape", "cannot be combined with limit_side_len / limit_type (PaddleOCR uses image_shape)");
+    return;
+  }
+  if (has(p, "keep_ratio")) throw bad(path + ".keep_ratio", "only applies with image_shape");
+  if (has(p, "limit_side_len")) {
+    r->limit_side_len = y::integer(p["limit_side_len"], path + ".limit_side_len");
+    if (r->limit_side_len < 1) throw bad(path + ".limit_side_len", "must be positive");
+  }
+  if (has(p, "limit_type")) {
+    const std::string t = y::string(p["limit_type"], path + ".limit_type");
+    if (t == "max") r->limit_type = DetLimitType::Max;
+    else if (t == "min") r->limit_type = DetLimitType::Min;
+    else throw bad(path + ".limit_type", "expected max or min, got '" + t + "'");
+  }
+}
+
+std::array<double, 3> triple(const YAML::Node& n, const std::string& path) {
+  if (!n.IsSequence() || n.size() != 3) throw bad(path, "expected 3 numbers, one per channel");
+  std::array<double, 3> v{};
+  for (size_t i = 0; i < 3; ++i) v[i] = y::number(n[i], path + "[" + std::to_string(i) + "]");
+  return v;
+}
+
+void parse_normalize(const YAML::Node& p, const std::string& path, DetNormalizeParams* n) {
+  y::check_keys(p, path, {"scale", "mean", "std", "order"});
+  if (has(p, "scale")) n->scale = number_or_ratio(p["scale"], path + ".scale");
+  if (has(p, "mean")) n->mean = triple(p["mean"], path + ".mean");
+  if (has(p, "std")) n->std = triple(p["std"], path + ".std");
+  for (double s : n->std)
+    if (s == 0.0) throw bad(path + ".std", "must not contain 0");
+  if (has(p, "order") && y::string(p["order"], path + ".order") != "hwc")
+    throw bad(path + ".order", "only hwc is supported (DecodeImage gives H x W x C; ToCHWImage transposes)");
+}
+
+void parse_keep_keys(const YAML::Node& p, const std::string& path, bool training, std::vector<std::string>* keys) {
+  y::check_keys(p, path, {"keep_keys"});
+  if (!has(p, "keep_keys")) return;
+  const std::vector<std::string> allowed =
+      training ? std::vector<std::string>{"image", "threshold_map", "threshold_mask", "shrink_map", "shrink_mask"}
+               : std::vector<std::string>{"image", "shape", "polys", "ignore_tags"};
+  for (const auto& k : y::string_list(p["keep_keys"], path + ".keep_keys")) {
+    bool ok = false;
+    for (const auto& a : allowed) ok = ok || a == k;
+    if (!ok)
+      throw bad(path + ".keep_keys", "'" + k + "' is not produced by the " + (training ? "training" : "evaluation") +
+                                         " pipeline; known: " + y::joined(allowed));
+    keys->push_back(k);
+  }
+}
+
+bool one_of(const std::string& name, std::initializer_list<const char*> names) {
+  for (const char* n : names) if (name == n) return true;
+  return false;
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_det_transforms() {
+  static const std::vector<std::string> names = {
+      "DecodeImage",   "DetLabelEncode", "CopyPaste",      "IaaAugment",         "EastRandomCropData", "MakeBorderMap",
+      "MakeShrinkMap", "DetResizeForTest", "NormalizeImage", "ToCHWImage",         "KeepKeys"};
+  return names;
+}
+
+DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where, bool training) {
+  if (!transforms || !transforms.IsSequence())
+    throw UsageError("config key '" + where + "': expected a list of transforms such as '- DecodeImage: ...'");
+  DetTransformSpec spec;
+  spec.training = training;
+  std::map<std::string, size_t> position;
+  const auto& known = known_det_transforms();
+  for (size_t i = 0; i < transforms.size(); ++i) {
+    const y::TransformEntry entry = y::transform_entry(transforms, i, where, known, &position);
+    const std::string& name = entry.name;
+    const YAML::Node& params = entry.params;
+    const std::string& path = entry.path;
+    if (training && name == "DetResizeForTest")
+      throw UsageError("'" + path + "' belongs to evaluation; training crops with EastRandomCropData");
+    if (!training && one_of(name, {"CopyPaste", "IaaAugment", "EastRandomCropData", "MakeBorderMap", "MakeShrinkMap"}))
+      throw UsageError("'" + path + "' belongs to training; an evaluation section uses DetResizeForTest");
+    if (params && !params.IsNull() && !params.IsMap())
+      throw UsageError("config key '" + path + "': expected a map of parameters");
+    if (name == "DecodeImage") parse_decode(params, path);
+    else if (name == "DetLabelEncode" || name == "ToCHWImage") y::check_keys(params, path, {});
+    else if (name == "CopyPaste") { parse_copy_paste(params, path, &spec.copy_paste); spec.use_copy_paste = true; }
+    else if (name == "IaaAugment") { parse_iaa(params, path, &spec); spec.use_iaa = true; }
+    else if (name == "EastRandomCropData") { parse_crop(params, path, &spec.crop); spec.use_crop = true; }
+    else if (name == "MakeBorderMap") parse_border(params, path, &spec.border);
+    else if (name == "MakeShrinkMap") parse_shrink(params, path, &spec.shrink);
+    else if (name == "DetResizeForTest") parse_resize_for_test(params, path, &spec);
+    else if (name == "NormalizeImage") parse_normalize(params, path, &spec.normalize);
+    else parse_keep_keys(params, path, training, &spec.keep_keys);
+  }
+  std::vector<const char*> required = {"DecodeImage", "DetLabelEncode", "NormalizeImage", "ToCHWImage"};
+  if (training) required.insert(required.end(), {"MakeBorderMap", "MakeShrinkMap"});
+  else required.push_back("DetResizeForTest");
+  for (const char* r : required)
+    if (!position.count(r)) throw UsageError("'" + where + "' needs a " + r + " transform");
+  // Fixed order: each listed transform must come after those before it here.
+  const std::vector<std::string> order = {"DecodeImage", "DetLabelEncode", "CopyPaste", "IaaAugment", "EastRandomCropData",
+                                          "MakeBorderMap", "DetResizeForTest", "NormalizeImage", "ToCHWImage"};
+  const std::string* last = nullptr;
+  for (const auto& name : order) {
+    if (!position.count(name)) continue;
+    if (last && position[*last] > position[name])
+      throw UsageError("in '" + where + "', " + *last + " must come before " + name);
+    last = &name;
+  }
+  // The two map makers are independent of each other; both follow the crop and precede normalisation.
+  if (position.count("MakeShrinkMap")) {
+    for (const char* before : {"DetLabelEncode", "IaaAugment", "EastRandomCropData"})
+      if (position.count(before) && position[before] > position["MakeShrinkMap"])
+        throw UsageError("in '" + where + "', " + before + " must come before MakeShrinkMap");
+    if (position["MakeShrinkMap"] > position["NormalizeImage"])
+      throw UsageError("in '" + where + "', MakeShrinkMap must come before NormalizeImage");
+  }
+  if (position.count("KeepKeys") && position["KeepKeys"] + 1 != transforms.size())
+    throw UsageError("in '" + where + "', KeepKeys must be the last transform");
+  return spec;
+}
+
+}  // namespace ocrforge

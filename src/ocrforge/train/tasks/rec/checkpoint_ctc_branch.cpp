@@ -1,0 +1,36 @@
+// load_checkpoint_ctc_branch (checkpoint_ctc_branch.h).
+#include "ocrforge/train/tasks/rec/checkpoint_ctc_branch.h"
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/loop/checkpoint.h"
+
+namespace ocrforge {
+
+namespace {
+
+bool sar_key(const std::string& k) { return k.rfind("sar_head.", 0) == 0 || k.find(".sar_head.") != std::string::npos; }
+
+std::string listed(const std::vector<std::string>& keys) {
+  std::string s;
+  for (size_t i = 0; i < keys.size() && i < 8; ++i) s += (i ? ", " : "") + keys[i];
+  if (keys.size() > 8) s += ", ... (" + std::to_string(keys.size()) + " in all)";
+  return s;
+}
+
+}  // namespace
+
+void load_checkpoint_ctc_branch(const std::string& prefix, torch::nn::Module& model) {
+  const PretrainedReport r = load_pretrained(prefix, model);
+  std::vector<std::string> missing, unexpected;
+  for (const auto& k : r.missing)
+    if (!sar_key(k)) missing.push_back(k);
+  for (const auto& k : r.unexpected)
+    if (!sar_key(k)) unexpected.push_back(k);
+  if (missing.empty() && unexpected.empty() && r.shape_mismatch.empty()) return;
+  throw Error("checkpoint '" + checkpoint_path(prefix) + "' does not fit this model (a different architecture?): " +
+              (missing.empty() ? "" : "missing keys: " + listed(missing) + "; ") +
+              (unexpected.empty() ? "" : "unexpected keys: " + listed(unexpected) + "; ") +
+              (r.shape_mismatch.empty() ? "" : "shape mismatches: " + listed(r.shape_mismatch)));
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,25 @@
+#include "ocrforge/train/tasks/rec/rec_backbone.h"
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/tasks/rec/mobilenet_v1_enhance.h"
+#include "ocrforge/train/tasks/rec/mobilenet_v3.h"
+
+namespace ocrforge {
+
+std::shared_ptr<RecBackboneImpl> make_rec_backbone(const BackboneSpec& spec) {
+  if (spec.name == "MobileNetV1Enhance") return std::make_shared<MobileNetV1EnhanceImpl>(spec);
+  if (spec.name == "MobileNetV3") return std::make_shared<MobileNetV3Impl>(spec);
+  throw UsageError("Architecture.Backbone.name: unknown backbone '" + spec.name +
+                   "' (known: MobileNetV1Enhance, MobileNetV3)");
+}
+
+void check_pool_input(const torch::Tensor& feat, const std::vector<int64_t>& kernel, const std::string& backbone,
+                      const torch::Tensor& input) {
+  if (feat.size(2) >= kernel.at(0) && feat.size(3) >= kernel.at(1)) return;
+  throw UsageError(backbone + ": input " + std::to_string(input.size(2)) + "x" + std::to_string(input.size(3)) +
+                   " (HxW) shrinks to " + std::to_string(feat.size(2)) + "x" + std::to_string(feat.size(3)) +
+                   " before the final " + std::to_string(kernel[0]) + "x" + std::to_string(kernel[1]) +
+                   " pool; use a larger image_shape or smaller backbone strides (last_conv_stride / small_stride)");
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,36 @@
+// Dataset + loader settings from a PaddleOCR config section (Train or Eval):
+//   Train:
+//     dataset: {name: SimpleDataSet, data_dir, label_file_list, ratio_list,
+//               delimiter, ext_op_transform_idx (1 only), transforms: [...]}
+//     loader:  {shuffle, drop_last, batch_size_per_card, num_workers}
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "ocrforge/core/charset.h"
+#include "ocrforge/train/tasks/rec/rec_dataset.h"
+#include "ocrforge/train/tasks/rec/rec_loader.h"
+
+namespace ocrforge {
+
+struct RecDataSpec {
+  std::shared_ptr<RecDataset> dataset;
+  LoaderSpec loader;
+};
+
+// `section_name` ("Train" / "Eval") prefixes key paths in errors. `charset`
+// and `max_text_length` come from Global; `seed` is Global.seed (ratio_list
+// sampling). `training`: RecConAug and RecAug on (when listed) and failed
+// samples replaced by a random one; otherwise both off and the next sample
+// replaces.
+// Relative data_dir / label files are used as written (relative to the
+// working directory, as in PaddleOCR). Throws UsageError for config
+// mistakes (unknown keys, dataset names other than SimpleDataSet, bad
+// values) and Error for unreadable or malformed label files.
+RecDataSpec rec_data_from_yaml(const YAML::Node& section, const std::string& section_name, const Charset& charset,
+                                int max_text_length, uint64_t seed, bool training);
+
+}  // namespace ocrforge

@@ -1,0 +1,155 @@
+// RecDataset: transforms one sample, replacing failures (rec_dataset.h).
+#include "ocrforge/train/tasks/rec/rec_dataset.h"
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/data/data_rng.h"
+#include "ocrforge/train/data/replacement.h"
+#include "ocrforge/train/tasks/rec/sar_label_encode.h"
+
+namespace ocrforge {
+
+const char* const RecDataset::kSarTooLongReason =
+    "texts too long for MultiLabelEncode's SAR label (max_text_length - 2 characters at most; replaced)";
+
+RecDataset::RecDataset(std::vector<RecLabel> samples, RecTransformSpec transforms, bool random_replacement)
+    : samples_(std::move(samples)), transforms_(std::move(transforms)), random_replacement_(random_replacement) {
+  if (samples_.empty()) throw Error("the recognition data set holds no samples");
+  if (transforms_.max_text_length <= 0) throw Error("max_text_length must be positive");
+}
+
+RecDataset::RecDataset(const RecLabelListSpec& list, RecTransformSpec transforms, bool random_replacement)
+    : RecDataset(read_rec_label_list(list), std::move(transforms), random_replacement) {}
+
+namespace {
+
+// Salt of RecConAug's random stream: a stream of its own (not RecAug's
+// DataRng(rng_seed)), so listing RecConAug leaves RecAug's draws unchanged.
+constexpr uint64_t kConAugSalt = 0x636f6e63ULL;  // "conc"
+
+}  // namespace
+
+int RecDataset::con_aug(RecConAugPart* part, uint64_t rng_seed) const {
+  DataRng rng(data_seed({rng_seed, kConAugSalt}));
+  // An extra sample is drawn uniformly from the whole data set and decoded
+  // alone (PaddleOCR: transforms before ext_op_transform_idx = DecodeImage);
+  // its label is used raw. One that cannot be read is skipped and another
+  // drawn, as PaddleOCR does, without counting it in DataStats (it is not a
+  // training sample). After kMaxAttempts failed draws the step ends.
+  const auto next_ext = [&](RecConAugPart* ext) {
+    for (int tries = 0; tries < kMaxAttempts; ++tries) {
+      const RecLabel& e = samples_[rng.index(samples_.size())];
+      if (decode_image(e.path, &ext->image) != DecodeStatus::kOk) continue;
+      ext->text = e.text;
+      return true;
+    }
+    return false;
+  };
+  return rec_con_aug(part, transforms_.con_aug, rng, next_ext);
+}
+
+bool RecDataset::encode_sar(const CtcLabel& label, RecSample* out) const {
+  if (!transforms_.multi_label_encode) return true;
+  const std::vector<int64_t> text(label.label.begin(), label.label.begin() + label.length);
+  out->label_sar = sar_label_from_ctc(text, sar_classes(transforms_.charset), transforms_.max_text_length);
+  return !out->label_sar.empty();
+}
+
+RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSample* out, long* dropped) const {
+  const RecLabel& entry = samples_[index];
+  // The label first: a rejected label costs no image decode.
+  CtcLabel label = ctc_label_encode(entry.text, transforms_.charset, transforms_.max_text_length);
+  *dropped += label.dropped_chars;
+  if (label.status == LabelStatus::kTooLong) return Outcome::kTooLong;
+  if (label.status == LabelStatus::kEmpty) return Outcome::kEmpty;
+  // MultiLabelEncode drops what either of its encoders rejects (PaddleOCR).
+  if (!encode_sar(label, out)) return Outcome::kSarTooLong;
+
+  cv::Mat img;
+  const DecodeStatus ds = decode_image(entry.path, &img);
+  if (ds == DecodeStatus::kMissing) return Outcome::kMissing;
+  if (ds == DecodeStatus::kUndecodable) return Outcome::kUndecodable;
+  if (transforms_.use_con_aug) {
+    RecConAugPart part{img, entry.text};
+    if (con_aug(&part, rng_seed) > 0) {
+      // The joined raw text is what the label step encodes (PaddleOCR's
+      // order); with RecConAug's own max_text_length above Global's it can
+      // be rejected like any too long label (it cannot be empty: the
+      // sample's own text kept a character). The sample's own dropped
+      // characters were counted above: add the extra samples' only.
+      img = part.image;
+      const long own_dropped = label.dropped_chars;
+      label = ctc_label_encode(part.text, transforms_.charset, transforms_.max_text_length);
+      if (label.status != LabelStatus::kOk) return Outcome::kTooLong;
+      *dropped += label.dropped_chars - own_dropped;
+      if (!encode_sar(label, out)) return Outcome::kSarTooLong;
+    }
+  }
+  if (transforms_.use_aug) {
+    DataRng rng(rng_seed);
+    img = rec_aug(img, transforms_.aug, rng);
+  }
+  const auto& shape = transforms_.image_shape;
+  out->image.assign(static_cast<size_t>(shape[0]) * shape[1] * shape[2], 0.0f);
+  out->valid_ratio = rec_resize_img(img, shape, out->image.data());
+  out->label = std::move(label.label);
+  out->length = label.length;
+  out->text = std::move(label.text);
+  out->path = entry.path;
+  out->index = index;
+  return Outcome::kOk;
+}
+
+RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats) const {
+  if (index >= samples_.size())
+    throw Error("RecDataset::load: index " + std::to_string(index) + " out of range (size " +
+                std::to_string(samples_.size()) + ")");
+  DataStats local;
+  size_t current = index;
+  std::string last_problem;
+  for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
+    const LoadAttempt a = load_attempt(rng_seed, attempt, current, samples_.size(), random_replacement_);
+    const uint64_t seed = a.seed;
+    current = a.index;
+    RecSample sample;
+    const Outcome o = try_load(current, seed, &sample, &local.dropped_chars);
+    switch (o) {
+      case Outcome::kOk:
+        if (stats) *stats += local;
+        return sample;
+      case Outcome::kMissing: ++local.missing_images; last_problem = "image missing"; break;
+      case Outcome::kUndecodable: ++local.undecodable; last_problem = "image not decodable"; break;
+      case Outcome::kTooLong: ++local.too_long; last_problem = "label longer than max_text_length"; break;
+      case Outcome::kEmpty: ++local.empty_label; last_problem = "label empty after dropping unknown characters"; break;
+      case Outcome::kSarTooLong:
+        ++local.other[kSarTooLongReason];
+        last_problem = "label of max_text_length - 1 or more characters (MultiLabelEncode's SAR label)";
+        break;
+    }
+    last_problem = "'" + samples_[current].path + "': " + last_problem;
+  }
+  if (stats) *stats += local;
+  throw Error(std::to_string(kMaxAttempts) + " samples in a row failed to load (last " + last_problem +
+              "); check data_dir, the label files and the character dictionary");
+}
+
+}  // namespace ocrforge
+
+namespace ocrforge {
+
+Sample RecDataset::load_sample(size_t index, uint64_t rng_seed, DataStats* stats) const {
+  RecSample r = load(index, rng_seed, stats);
+  const auto& shape = transforms_.image_shape;
+  Sample s;
+  s.tensors["image"] = torch::from_blob(r.image.data(), {shape[0], shape[1], shape[2]}, torch::kFloat32).clone();
+  s.tensors["label"] = torch::from_blob(r.label.data(), {static_cast<int64_t>(r.label.size())}, torch::kInt64).clone();
+  s.tensors["length"] = torch::tensor(r.length, torch::kInt64);
+  s.tensors["valid_ratio"] = torch::tensor(r.valid_ratio, torch::kFloat32);
+  if (!r.label_sar.empty())
+    s.tensors["label_sar"] =
+        torch::from_blob(r.label_sar.data(), {static_cast<int64_t>(r.label_sar.size())}, torch::kInt64).clone();
+  s.text = std::move(r.text);
+  s.path = std::move(r.path);
+  return s;
+}
+
+}  // namespace ocrforge

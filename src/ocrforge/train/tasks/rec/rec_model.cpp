@@ -1,0 +1,57 @@
+#include "ocrforge/train/tasks/rec/rec_model.h"
+
+#include "ocrforge/core/text.h"
+
+namespace ocrforge {
+
+RecModelImpl::RecModelImpl(const RecArchSpec& spec) : spec_(spec) {
+  validate_rec_arch(spec_);
+  backbone_ = register_module("backbone", make_rec_backbone(spec_.backbone));
+  neck_ = register_module("neck", SequenceEncoder(backbone_->out_channels(), spec_.neck));
+  head_ = register_module("head", CTCHead(neck_->out_channels(), spec_.head));
+  if (spec_.sar) sar_head_ = register_module("sar_head", SARHead(backbone_->out_channels(), *spec_.sar));
+}
+
+void RecModelImpl::set_channels_last(bool on) {
+  torch::NoGradGuard no_grad;
+  const auto format = on ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::Contiguous;
+  for (auto& p : parameters())
+    if (p.dim() == 4) p.set_data(p.data().contiguous(format));
+  channels_last_ = on;
+}
+
+torch::Tensor RecModelImpl::in_format(const torch::Tensor& x) const {
+  return channels_last_ && x.dim() == 4 ? x.contiguous(at::MemoryFormat::ChannelsLast) : x;
+}
+
+RecForward RecModelImpl::forward_all(torch::Tensor x, const SarTargets* sar) {
+  RecForward out;
+  out.backbone_out = backbone_->forward(in_format(x));
+  out.neck_out = neck_(out.backbone_out);  // use_guide detaches its input inside: the backbone learns through SAR
+  out.logits = head_(out.neck_out);
+  if (sar && sar_head_) out.sar_logits = sar_head_(out.backbone_out, sar->label_sar, sar->valid_ratio);
+  return out;
+}
+
+torch::Tensor RecModelImpl::forward(torch::Tensor x) { return head_(neck_(backbone_->forward(in_format(x)))); }
+
+torch::Tensor RecModelImpl::predict(torch::Tensor x) { return torch::softmax(forward(x), 2); }
+
+std::optional<float> RecModelImpl::pinned_l2_decay(const std::string& name) const {
+  if (starts_with(name, "head.")) return spec_.head.fc_decay;
+  if (spec_.neck.encoder_type == "fc" && starts_with(name, "neck.encoder.fc.")) return 1e-5f;
+  if (spec_.backbone.name == "MobileNetV1Enhance" && starts_with(name, "backbone.") &&
+      name.find("._batch_norm.") != std::string::npos)
+    return 0.0f;
+  return std::nullopt;
+}
+
+int64_t count_parameters(const torch::nn::Module& module) {
+  int64_t n = 0;
+  for (const auto& p : module.parameters(/*recurse=*/true)) n += p.numel();
+  return n;
+}
+
+bool is_no_decay_param(const torch::Tensor& param) { return param.dim() <= 1; }
+
+}  // namespace ocrforge

@@ -1,0 +1,25 @@
+// The recognition networks the trainer builds (models/rec_model.h:
+// MobileNetV1Enhance or MobileNetV3 backbone, SequenceEncoder reshape / fc /
+// rnn / svtr neck, CTC head) as an ONNX graph: one emitter per module type,
+// reading the module's weights in eval form (batch norm folded into the
+// convolutions, dropout and drop-path gone). Initializer names are the
+// module names (`backbone.conv1._conv.weight`, holding the folded weight).
+#pragma once
+#include <string>
+
+#include "ocrforge/onnx/onnx_graph.h"
+#include "ocrforge/train/tasks/rec/rec_model.h"
+
+namespace ocrforge {
+
+// Input "x": N x in_channels x `height` x W (N and W dynamic); output
+// "softmax": N x T x classes, the probabilities PaddleOCR's inference model
+// gives. Error naming the module for anything the exporter does not know.
+OnnxGraph rec_model_to_onnx(const RecModelImpl& model, int64_t height);
+
+// What the export leaves out of `model`, for the command's output: a
+// MultiHead's SARHead trains only (the inference graph is the CTC branch, as
+// PaddleOCR's); "" when nothing. `where` prefixes the line ("Architecture ").
+std::string unexported_head_note(const RecModelImpl& model, const std::string& where);
+
+}  // namespace ocrforge

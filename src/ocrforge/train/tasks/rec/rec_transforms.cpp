@@ -1,0 +1,64 @@
+// DecodeImage, CTCLabelEncode and RecResizeImg (rec_transforms.h).
+#include "ocrforge/train/tasks/rec/rec_transforms.h"
+
+#include <fstream>
+#include <iterator>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
+#include "ocrforge/vision/rec_resize.h"
+
+namespace ocrforge {
+
+DecodeStatus decode_image(const std::string& path, cv::Mat* bgr) {
+  // Bytes first, then imdecode (PaddleOCR's order): this tells a missing
+  // file apart from one that is not an image, which cv::imread cannot.
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return DecodeStatus::kMissing;
+  std::vector<uchar> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.empty()) return DecodeStatus::kUndecodable;
+  cv::Mat img = cv::imdecode(bytes, cv::IMREAD_COLOR);
+  if (img.empty()) return DecodeStatus::kUndecodable;
+  *bgr = img;
+  return DecodeStatus::kOk;
+}
+
+CtcLabel ctc_label_encode(const std::string& text, const Charset& charset, int max_text_length) {
+  CtcLabel out;
+  const std::vector<std::string> chars = utf8_chars(text);
+  if (chars.empty()) {
+    out.status = LabelStatus::kEmpty;
+    return out;
+  }
+  if (static_cast<int>(chars.size()) > max_text_length) {
+    out.status = LabelStatus::kTooLong;
+    return out;
+  }
+  out.label.reserve(static_cast<size_t>(max_text_length));
+  for (const auto& ch : chars) {
+    const int idx = charset.index_of(ch);
+    if (idx < 0) {
+      ++out.dropped_chars;
+      continue;
+    }
+    out.label.push_back(idx);
+    out.text += ch;
+  }
+  if (out.label.empty()) {
+    out.status = LabelStatus::kEmpty;
+    return out;
+  }
+  out.length = static_cast<int64_t>(out.label.size());
+  out.label.resize(static_cast<size_t>(max_text_length), 0);
+  return out;
+}
+
+float rec_resize_img(const cv::Mat& bgr, const std::array<int, 3>& image_shape, float* dst) {
+  if (image_shape[0] != 3)
+    throw Error("RecResizeImg: image_shape must have 3 channels (got " + std::to_string(image_shape[0]) + ")");
+  return rec_resize_normalize(bgr, image_shape[1], image_shape[2], dst);
+}
+
+}  // namespace ocrforge

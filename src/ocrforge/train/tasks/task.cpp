@@ -1,0 +1,22 @@
+// The parts of the Task interface with a body (task.h).
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/tasks/task.h"
+
+namespace ocrforge {
+
+double EvalMetrics::get(const std::string& name) const {
+  std::string known;
+  for (const auto& [k, v] : values) {
+    if (k == name) return v;
+    known += (known.empty() ? "" : ", ") + k;
+  }
+  throw UsageError("Metric.main_indicator: '" + name + "' is not a metric of this task (known: " + known + ")");
+}
+
+Task::InferenceForward Task::inference_forward(const Config&, const std::string& checkpoint, const std::string& flag) {
+  throw UsageError("'" + checkpoint + "' is a distillation checkpoint (several models); export it first: ocrforge export "
+                   "-c <its config> -o Global.pretrained_model=" + checkpoint +
+                   " Global.save_inference_dir=OUT, then " + flag + " OUT/Student");
+}
+
+}  // namespace ocrforge

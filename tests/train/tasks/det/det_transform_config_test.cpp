@@ -1,0 +1,229 @@
+// The detection transform list and data section of a PaddleOCR config ->
+// typed specs; mistakes name the full key path.
+#include <gtest/gtest.h>
+
+#include "ocrforge/core/config_schema.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/train/tasks/det/det_data_config.h"
+#include "ocrforge/train/tasks/det/det_transform_config.h"
+#include "ocrforge/train/tasks/det/det_transform_schema.h"
+#include "test_support.h"
+
+using namespace ocrforge;
+
+namespace {
+
+// PaddleOCR's configs/det/det_mv3_db.yml data sections (paths changed).
+const char* kTrain = R"(
+dataset:
+  name: SimpleDataSet
+  data_dir: DATA
+  label_file_list: [DATA/det_gt.txt]
+  ratio_list: [1.0]
+  transforms:
+    - DecodeImage: {img_mode: BGR, channel_first: False}
+    - DetLabelEncode:
+    - IaaAugment:
+        augmenter_args:
+          - {type: Fliplr, args: {p: 0.5}}
+          - {type: Affine, args: {rotate: [-10, 10]}}
+          - {type: Resize, args: {size: [0.5, 3]}}
+    - EastRandomCropData: {size: [640, 640], max_tries: 50, keep_ratio: true}
+    - MakeBorderMap: {shrink_ratio: 0.4, thresh_min: 0.3, thresh_max: 0.7}
+    - MakeShrinkMap: {shrink_ratio: 0.4, min_text_size: 8}
+    - NormalizeImage:
+        scale: 1./255.
+        mean: [0.485, 0.456, 0.406]
+        std: [0.229, 0.224, 0.225]
+        order: 'hwc'
+    - ToCHWImage:
+    - KeepKeys: {keep_keys: ['image', 'threshold_map', 'threshold_mask', 'shrink_map', 'shrink_mask']}
+loader: {shuffle: True, drop_last: False, batch_size_per_card: 16, num_workers: 8, use_shared_memory: True}
+)";
+
+const char* kEval = R"(
+dataset:
+  name: SimpleDataSet
+  data_dir: DATA
+  label_file_list: [DATA/det_gt.txt]
+  transforms:
+    - DecodeImage: {img_mode: BGR, channel_first: False}
+    - DetLabelEncode:
+    - DetResizeForTest: {limit_side_len: 960, limit_type: max}
+    - NormalizeImage: {scale: 1./255., mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], order: 'hwc'}
+    - ToCHWImage:
+    - KeepKeys: {keep_keys: ['image', 'shape', 'polys', 'ignore_tags']}
+loader: {shuffle: False, drop_last: False, batch_size_per_card: 1, num_workers: 2}
+)";
+
+YAML::Node section(const char* text) {
+  std::string s = text;
+  const std::string data = test::data_dir() + "/det_toy";
+  for (size_t p; (p = s.find("DATA")) != std::string::npos;) s.replace(p, 4, data);
+  return YAML::Load(s);
+}
+
+// The message of the UsageError `f` throws ("" when it does not throw).
+template <typename F>
+std::string usage_error(F f) {
+  return ocrforge::test::message_of<UsageError>([&] {
+    f();
+  });
+}
+
+YAML::Node transforms_with(const std::string& replaced, const std::string& by) {
+  YAML::Node s = section(kTrain);
+  YAML::Node list = s["dataset"]["transforms"];
+  for (size_t i = 0; i < list.size(); ++i)
+    if (list[i].begin()->first.as<std::string>() == replaced) list[i] = YAML::Load(by);
+  return list;
+}
+
+}  // namespace
+
+TEST(DetTransformConfig, ReadsPaddleOcrsTrainingList) {
+  const DetTransformSpec t = det_transform_spec_from_yaml(section(kTrain)["dataset"]["transforms"], "Train.dataset.transforms", true);
+  EXPECT_TRUE(t.training);
+  EXPECT_TRUE(t.use_iaa);
+  ASSERT_EQ(t.iaa.size(), 3u);
+  EXPECT_EQ(t.iaa[0].kind, DetIaaStep::Kind::kFliplr);
+  EXPECT_DOUBLE_EQ(t.iaa[0].p, 0.5);
+  EXPECT_EQ(t.iaa[1].kind, DetIaaStep::Kind::kAffine);
+  EXPECT_DOUBLE_EQ(t.iaa[1].lo, -10);
+  EXPECT_DOUBLE_EQ(t.iaa[1].hi, 10);
+  EXPECT_EQ(t.iaa[2].kind, DetIaaStep::Kind::kResize);
+  EXPECT_DOUBLE_EQ(t.iaa[2].hi, 3);
+  EXPECT_TRUE(t.use_crop);
+  EXPECT_EQ(t.crop.width, 640);
+  EXPECT_EQ(t.crop.max_tries, 50);
+  EXPECT_DOUBLE_EQ(t.border.thresh_max, 0.7);
+  EXPECT_EQ(t.shrink.min_text_size, 8);
+  EXPECT_DOUBLE_EQ(t.normalize.scale, 1.0 / 255.0);  // the string "1./255."
+  EXPECT_DOUBLE_EQ(t.normalize.std[2], 0.225);
+  EXPECT_EQ(t.keep_keys.size(), 5u);
+}
+
+TEST(DetTransformConfig, ReadsPaddleOcrsEvalList) {
+  const DetTransformSpec t = det_transform_spec_from_yaml(section(kEval)["dataset"]["transforms"], "Eval.dataset.transforms", false);
+  EXPECT_FALSE(t.training);
+  EXPECT_EQ(t.eval_resize.limit_side_len, 960);
+  EXPECT_EQ(t.eval_resize.limit_type, DetLimitType::Max);
+}
+
+TEST(DetTransformConfig, DetResizeForTestDefaultsAsPaddleOcr) {
+  const DetTransformSpec t = det_transform_spec_from_yaml(
+      YAML::Load("[{DecodeImage: }, {DetLabelEncode: }, {DetResizeForTest: }, {NormalizeImage: }, {ToCHWImage: }]"),
+      "Eval.dataset.transforms", false);
+  EXPECT_EQ(t.eval_resize.limit_side_len, 736);
+  EXPECT_EQ(t.eval_resize.limit_type, DetLimitType::Min);
+}
+
+TEST(DetTransformConfig, ErrorsNameTheKeyPath) {
+  const std::string w = "Train.dataset.transforms";
+  auto msg = usage_error([&] {
+    det_transform_spec_from_yaml(transforms_with("EastRandomCropData", "{EastRandomCropData: {size: [640]}}"), w, true);
+  });
+  EXPECT_NE(msg.find("'Train.dataset.transforms.EastRandomCropData.size'"), std::string::npos) << msg;
+  msg = usage_error([&] {
+    det_transform_spec_from_yaml(transforms_with("MakeShrinkMap", "{MakeShrinkMap: {shrink_ratio: 1.5}}"), w, true);
+  });
+  EXPECT_NE(msg.find("'Train.dataset.transforms.MakeShrinkMap.shrink_ratio'"), std::string::npos) << msg;
+  msg = usage_error([&] {
+    det_transform_spec_from_yaml(transforms_with("MakeBorderMap", "{MakeBorderMap: {thresh_mim: 0.3}}"), w, true);
+  });
+  EXPECT_NE(msg.find("'Train.dataset.transforms.MakeBorderMap.thresh_mim'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("did you mean 'thresh_min'"), std::string::npos) << msg;
+  msg = usage_error([&] {
+    det_transform_spec_from_yaml(
+        transforms_with("IaaAugment", "{IaaAugment: {augmenter_args: [{type: Fliplr, args: {p: 0.5}}, {type: Affin}]}}"), w, true);
+  });
+  EXPECT_NE(msg.find("'Train.dataset.transforms.IaaAugment.augmenter_args[1].type'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("did you mean 'Affine'"), std::string::npos) << msg;
+  msg = usage_error([&] { det_transform_spec_from_yaml(transforms_with("NormalizeImage", "{NormalizeImage: {scale: 1./0}}"), w, true); });
+  EXPECT_NE(msg.find("'Train.dataset.transforms.NormalizeImage.scale'"), std::string::npos) << msg;
+  msg = usage_error([&] { det_transform_spec_from_yaml(transforms_with("MakeShrinkMap", "{MakeShrinkMaps: }"), w, true); });
+  EXPECT_NE(msg.find("did you mean 'MakeShrinkMap'"), std::string::npos) << msg;
+}
+
+TEST(DetTransformConfig, RejectsTransformsOfTheOtherPipelineAndMissingOnes) {
+  auto msg = usage_error([&] {
+    det_transform_spec_from_yaml(transforms_with("EastRandomCropData", "{DetResizeForTest: }"), "Train.dataset.transforms", true);
+  });
+  EXPECT_NE(msg.find("belongs to evaluation"), std::string::npos) << msg;
+  msg = usage_error([&] {
+    det_transform_spec_from_yaml(section(kTrain)["dataset"]["transforms"], "Eval.dataset.transforms", false);
+  });
+  EXPECT_NE(msg.find("'Eval.dataset.transforms.IaaAugment' belongs to training"), std::string::npos) << msg;
+  msg = usage_error([&] {
+    det_transform_spec_from_yaml(YAML::Load("[{DecodeImage: }, {DetLabelEncode: }, {NormalizeImage: }, {ToCHWImage: }]"),
+                                 "Train.dataset.transforms", true);
+  });
+  EXPECT_NE(msg.find("needs a MakeBorderMap"), std::string::npos) << msg;
+  msg = usage_error([&] {
+    det_transform_spec_from_yaml(YAML::Load("[{DetLabelEncode: }, {DecodeImage: }, {DetResizeForTest: }, {NormalizeImage: }, {ToCHWImage: }]"),
+                                 "Eval.dataset.transforms", false);
+  });
+  EXPECT_NE(msg.find("DecodeImage must come before DetLabelEncode"), std::string::npos) << msg;
+}
+
+TEST(DetDataConfig, BuildsDatasetAndLoaderFromASection) {
+  const DetDataSpec train = det_data_from_yaml(section(kTrain), "Train", 1024, true);
+  ASSERT_TRUE(train.dataset);
+  EXPECT_EQ(train.dataset->size(), 10u);
+  EXPECT_TRUE(train.dataset->training());
+  EXPECT_EQ(train.loader.batch_size, 16);
+  EXPECT_EQ(train.loader.num_workers, 8);
+  EXPECT_FALSE(train.loader.drop_last);
+  const DetDataSpec eval = det_data_from_yaml(section(kEval), "Eval", 1024, false);
+  EXPECT_FALSE(eval.dataset->training());
+  EXPECT_FALSE(eval.loader.shuffle);
+  YAML::Node bad = section(kEval);
+  bad["dataset"]["name"] = "LMDBDataSet";
+  const auto msg = usage_error([&] { det_data_from_yaml(bad, "Eval", 1, false); });
+  EXPECT_NE(msg.find("'Eval.dataset.name'"), std::string::npos) << msg;
+}
+
+TEST(DetTransformSchema, AcceptsPaddleOcrsDetLists) {
+  std::vector<schema::Variant> variants = det_transform_schema_variants();
+  variants.push_back({"DecodeImage", {{"img_mode", schema::Kind::String}, {"channel_first", schema::Kind::Bool}}});
+  variants.push_back({"KeepKeys", {{"keep_keys", schema::Kind::StringList}}});
+  const schema::Field list = schema::transform_list("transforms", variants);
+  const schema::Field root = schema::section("", {list});
+  YAML::Node eval;
+  eval["transforms"] = section(kEval)["dataset"]["transforms"];
+  EXPECT_TRUE(schema::check_config(eval, root).empty());
+  YAML::Node train;
+  train["transforms"] = section(kTrain)["dataset"]["transforms"];
+  EXPECT_TRUE(schema::check_config(train, root).empty());
+  YAML::Node typo;
+  typo["transforms"] = YAML::Load("[{IaaAugment: {augmentor_args: []}}]");
+  const auto problems = schema::check_config(typo, root);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("augmenter_args"), std::string::npos) << problems[0];
+}
+
+// det_mv3_db.yml's `DetResizeForTest: {image_shape: [736, 1280]}` (PaddleOCR's
+// resize_type 1): a fixed size, or height + rounded-up width with keep_ratio.
+TEST(DetTransformConfig, ResizeForTestImageShapeIsAFixedSize) {
+  auto eval_list = [](const std::string& resize) {
+    YAML::Node list = section(kEval)["dataset"]["transforms"];
+    for (size_t i = 0; i < list.size(); ++i)
+      if (list[i].begin()->first.as<std::string>() == "DetResizeForTest") list[i] = YAML::Load(resize);
+    return list;
+  };
+  const DetTransformSpec fixed =
+      det_transform_spec_from_yaml(eval_list("{DetResizeForTest: {image_shape: [736, 1280]}}"), "Eval.dataset.transforms", false);
+  EXPECT_EQ(det_eval_target_size({1000, 500}, fixed), cv::Size(1280, 736));
+  const DetTransformSpec kept = det_transform_spec_from_yaml(
+      eval_list("{DetResizeForTest: {image_shape: [736, 1280], keep_ratio: true}}"), "Eval.dataset.transforms", false);
+  // 1000 * 736 / 500 = 1472 -> ceil(1472 / 32) * 32 = 1472; 1001 * 736 / 500 = 1473.5 -> 1504
+  EXPECT_EQ(det_eval_target_size({1000, 500}, kept), cv::Size(1472, 736));
+  EXPECT_EQ(det_eval_target_size({1001, 500}, kept), cv::Size(1504, 736));
+  const DetTransformSpec limit =
+      det_transform_spec_from_yaml(eval_list("{DetResizeForTest: {limit_side_len: 640, limit_type: max}}"), "Eval.dataset.transforms", false);
+  EXPECT_EQ(det_eval_target_size({1280, 720}, limit), det_target_size({1280, 720}, limit.eval_resize));
+  const std::string msg = usage_error([&] {
+    det_transform_spec_from_yaml(eval_list("{DetResizeForTest: {image_shape: [736]}}"), "Eval.dataset.transforms", false);
+  });
+  EXPECT_NE(msg.find("DetResizeForTest.image_shape"), std::string::npos) << msg;
+}

@@ -1,0 +1,100 @@
+// Parity of the native recognition exporter: the LibTorch eval forward
+// (softmax probabilities) of every recognition architecture the trainer
+// builds equals ONNX Runtime's run of the exported graph, max |diff| <= 1e-4,
+// on a real picture and random inputs of several widths and batch sizes.
+// Batch norm statistics and affine parameters are randomised first, so the
+// folding into the convolutions is exercised, not just identity statistics.
+// ctest-labels: model train (runs the shipped models in ONNX Runtime)
+#include "ocrforge/train/tasks/rec/rec_model_onnx.h"
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include "ocrforge/onnx/onnx_writer.h"
+#include "train/onnx/shipped_model_inputs.h"
+
+namespace ocrforge {
+namespace {
+
+RecModel build(const YAML::Node& architecture, int classes) {
+  torch::manual_seed(3);
+  RecModel m(rec_arch_from_yaml(architecture, classes));
+  torch::NoGradGuard no_grad;
+  for (auto& mod : m->modules(/*include_self=*/false)) {
+    if (auto* bn = mod->as<torch::nn::BatchNorm2dImpl>()) {
+      bn->running_mean.uniform_(-0.2, 0.2);
+      bn->running_var.uniform_(0.5, 1.5);
+      bn->weight.uniform_(0.5, 1.5);
+      bn->bias.uniform_(-0.2, 0.2);
+    }
+  }
+  m->eval();
+  return m;
+}
+
+YAML::Node config_architecture(const std::string& file) {
+  return YAML::LoadFile(test::source_dir() + "/configs/rec/" + file)["Architecture"];
+}
+
+// Exports `m`, then compares LibTorch and ORT on each input; returns the worst difference.
+double worst_difference(RecModel m, int64_t height, const std::vector<torch::Tensor>& inputs,
+                        const std::string& name) {
+  const std::string path = test::fresh_dir(name) + "/inference.onnx";
+  write_onnx_graph(rec_model_to_onnx(*m, height), path);
+  check_onnx_model(path);
+  double worst = 0;
+  for (const auto& x : inputs) {
+    torch::NoGradGuard no_grad;
+    const torch::Tensor ours = m->predict(x);
+    const torch::Tensor ort = test::ort_output(path, "rec", x);
+    EXPECT_EQ(ours.sizes(), ort.sizes()) << name;
+    if (ours.sizes() != ort.sizes()) return 1e9;
+    worst = std::max(worst, (ours - ort).abs().max().item<double>());
+  }
+  return worst;
+}
+
+std::vector<torch::Tensor> inputs(int64_t h, const std::vector<std::pair<int64_t, int64_t>>& batch_width) {
+  std::vector<torch::Tensor> v{test::sample_picture("ch_word_3.jpg", static_cast<int>(h), 320, false)};
+  torch::manual_seed(5);
+  for (const auto& [n, w] : batch_width) v.push_back(torch::rand({n, 3, h, w}) * 2 - 1);
+  return v;
+}
+
+TEST(RecModelOnnx, SvtrLcNetMatchesOrt) {  // PP-OCRv3 mobile: MobileNetV1Enhance + SVTR neck
+  const RecModel m = build(config_architecture("en_PP-OCRv3_mobile_rec.yml"), 97);
+  const double d = worst_difference(m, 48, inputs(48, {{2, 160}, {3, 480}}), "onnx_svtr");
+  EXPECT_LE(d, 1e-4);
+  std::printf("SVTR_LCNet: max |LibTorch - ORT| = %.3g\n", d);
+}
+
+TEST(RecModelOnnx, CrnnMatchesOrt) {  // MobileNetV3 small + 2-layer BiLSTM
+  const RecModel m = build(config_architecture("en_CRNN_mobilenetv3_rec.yml"), 37);
+  const double d = worst_difference(m, 32, inputs(32, {{2, 100}, {3, 256}}), "onnx_crnn");
+  EXPECT_LE(d, 1e-4);
+  std::printf("CRNN: max |LibTorch - ORT| = %.3g\n", d);
+}
+
+TEST(RecModelOnnx, OtherNecksAndATwoLayerHeadMatchOrt) {
+  for (const char* neck : {"reshape", "fc"}) {
+    YAML::Node a = config_architecture("en_CRNN_mobilenetv3_rec.yml");
+    a["Neck"]["encoder_type"] = neck;
+    a["Backbone"]["model_name"] = "large";
+    a["Head"]["mid_channels"] = 24;
+    const RecModel m = build(a, 11);
+    EXPECT_LE(worst_difference(m, 32, inputs(32, {{2, 128}}), std::string("onnx_") + neck), 1e-4) << neck;
+  }
+}
+
+TEST(RecModelOnnx, InitializersAreNamedAfterTheModules) {
+  const RecModel m = build(config_architecture("en_PP-OCRv3_mobile_rec.yml"), 97);
+  const OnnxGraph g = rec_model_to_onnx(*m, 48);
+  for (const char* name : {"backbone.conv1._conv.weight", "neck.encoder.svtr_block.0.mixer.qkv.weight",
+                           "neck.encoder.svtr_block.1.norm2.bias", "head.fc.weight"})
+    EXPECT_TRUE(g.constants.count(name)) << name;
+  EXPECT_EQ(g.opset, 17);
+  EXPECT_EQ(g.io_shapes.at("x"), (std::vector<int64_t>{-1, 3, 48, -1}));
+}
+
+}  // namespace
+}  // namespace ocrforge
