@@ -14,6 +14,7 @@
 #include "benchmark_run.h"
 #include "commands.h"
 #include "ocr_flags.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/image_files.h"
 #include "ocrforge/core/process_info.h"
@@ -85,6 +86,7 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadPa
   const auto stems = output_stems(images);
   Stopwatch total;
   size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
+    require_line_safe(path_filename(path), "image name", "det_results.txt");
     std::vector<TextBox> boxes = detect(img.bgr);
     std::string json = "[";
     cv::Mat vis = img.bgr.clone();

@@ -9,6 +9,7 @@
 
 #include "benchmark_run.h"
 #include "commands.h"
+#include "ocrforge/core/control_chars.h"
 #include "document_flags.h"
 #include "document_inputs.h"
 #include "image_loop.h"
@@ -102,8 +103,8 @@ int cmd_ocr(const Args& args) {
   const auto report = [&](const std::string& path, const cv::Mat& bgr, const OcrResult& r, double ms) {
     const std::string vis = outputs.write(path, bgr, r);
     if (documents.enabled()) document_failed += add_document_page(documents, inputs, path, bgr, r, file_stems);
-    std::fprintf(stderr, "%s: %zu lines in %.1f ms%s%s\n", path.c_str(), r.lines.size(), ms,
-                 vis.empty() ? "" : ", visualisation: ", vis.c_str());
+    std::fprintf(stderr, "%s: %zu lines in %.1f ms%s%s\n", printable(path).c_str(), r.lines.size(), ms,
+                 vis.empty() ? "" : ", visualisation: ", printable(vis).c_str());
     for (const auto& line : r.lines) std::printf("%s\t%.3f\n", line.text.c_str(), line.score);
     std::fflush(stdout);
   };

@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "image_loop.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/image_files.h"
 #include "ocrforge/core/text.h"
@@ -132,6 +133,11 @@ std::string OcrOutputs::write(const std::string& image_path, const cv::Mat& bgr,
   auto it = stems_.find(image_path);
   const auto page = pages_.find(image_path);
   const PageOutputName* page_name = page != pages_.end() ? &page->second : nullptr;
+  // Before any file of this image: a name with a newline or tab would split
+  // its line (and a label path must name the file as it is).
+  require_line_safe(page_name ? page_name->result_name : path_filename(image_path), "image name",
+                    "system_results.txt");
+  if (labels_ && !page_name) require_line_safe(image_path, "image path", "the --save_label file");
   const std::string stem = page_name ? page_name->stem : it != stems_.end() ? it->second : path_stem(image_path);
   // This image's own files first: system_results.txt lists an image only
   // once everything it refers to exists.
