@@ -24,32 +24,6 @@ static void make_dir(const std::string& dir, const std::string& flag) {
   if (ec || !fs::is_directory(dir)) throw Error("cannot create folder '" + dir + "' (" + flag + "): " + ec.message());
 }
 
-static fs::path resolved(const std::string& p) {
-  std::error_code ec;
-  fs::path r = fs::weakly_canonical(fs::absolute(p, ec), ec);
-  return ec ? fs::absolute(p).lexically_normal() : r;
-}
-
-// `inner` is `outer` or below it (both resolved).
-static bool is_within(const fs::path& inner, const fs::path& outer) {
-  auto i = inner.begin();
-  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
-    if (o->empty()) continue;  // trailing separator
-    if (i == inner.end() || *i != *o) return false;
-  }
-  return true;
-}
-
-void refuse_output_in_input(const std::string& image_dir, const std::string& out_dir, const std::string& flag) {
-  std::error_code ec;
-  const bool folder = fs::is_directory(image_dir, ec);
-  const fs::path in = folder ? resolved(image_dir) : resolved(image_dir).parent_path();
-  const fs::path out = resolved(out_dir);
-  if (folder ? is_within(out, in) : out == in)
-    throw UsageError(flag + "='" + out_dir + "' is " + (out == in ? "the" : "inside the") + " folder of --image_dir ('" +
-                     image_dir + "'): outputs would overwrite or mix with the input images; choose another folder");
-}
-
 std::string vis_font_or_warn(const std::string& font_path) {
   std::error_code ec;
   if (!font_path.empty() && !fs::is_regular_file(font_path, ec)) {

@@ -56,7 +56,7 @@ class StreamedImageLoop {
           bar.clear();
           if (!decoder.empty())
             std::fprintf(stderr, "ocrforge %s: warning: image '%s': %s (decoded what could be read)\n", command,
-                         r.printable(path).c_str(), printable(decoder).c_str());
+                         printable(r.path).c_str(), printable(decoder).c_str());
           try {
             fn(r.path, r);
           } catch (const RunAborted&) {
