@@ -37,6 +37,7 @@
 #include "ocrforge/core/flags.h"
 #include "ocrforge/core/label_split.h"
 #include "ocrforge/core/output_paths.h"
+#include "ocrforge/core/text.h"
 #include "ocrforge/infer/image_reader.h"
 #include "ocrforge/vision/det_label_json.h"
 #include "ocrforge/vision/region_crop.h"
@@ -62,6 +63,7 @@ std::vector<std::string> read_lines(const std::string& path, const std::string& 
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    strip_utf8_bom(&line);
     if (line.find_first_not_of(" \t") != std::string::npos) lines.push_back(line);
   }
   return lines;

@@ -548,3 +548,49 @@ TEST(OcrCli, RotatedPhotosGetBoxesOnTheTextOfTheImageAsRead) {
     expect_boxes_on_the_ink(as_read, res, "_res.json dt_polys");
   }
 }
+
+// --save_label naming an input image used to replace the photo with the
+// label text (exit 0); a label file with an image's extension inside
+// --image_dir would be read as an image by the next run.
+TEST(OcrCli, SaveLabelNeverReplacesOrBecomesAnInput) {
+  const std::string dir = test::fresh_dir("cli_label_input");
+  const std::string in = dir + "/in";
+  fs::create_directories(in);
+  fs::copy_file(test::data_dir() + "/samples/imgs_ger_1.jpg", in + "/a.jpg");
+  const std::string photo = test::read_text(in + "/a.jpg");
+  auto r = ocr("--image_dir " + in + " --draw_img_save_dir " + dir + "/out --save_label " + in + "/a.jpg", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--save_label: '" + in + "/a.jpg' is the input image"), std::string::npos) << r.err;
+  EXPECT_EQ(test::read_text(in + "/a.jpg"), photo);
+  r = ocr("--image_dir " + in + "/a.jpg --draw_img_save_dir " + dir + "/out --save_label " + in + "/./a.jpg", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(test::read_text(in + "/a.jpg"), photo);
+  r = ocr("--image_dir " + in + " --draw_img_save_dir " + dir + "/out --save_label " + in + "/Label.png", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("name it .txt"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(in + "/Label.png"));
+  // PPOCRLabel's own layout, Label.txt beside the images, stays allowed.
+  r = ocr("--image_dir " + in + " --draw_img_save_dir " + dir + "/out --save_label " + in + "/Label.txt", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines_of(test::read_text(in + "/Label.txt")).size(), 1u);
+}
+
+// A newline in an image's file name used to split its system_results.txt
+// line in two (exit 0); escape sequences in a name reached the terminal.
+TEST(OcrCli, ControlCharactersInNamesNeverReachLinesOrTheTerminal) {
+  const std::string dir = test::fresh_dir("cli_ctrl_name");
+  const std::string in = dir + "/in";
+  fs::create_directories(in);
+  fs::copy_file(test::data_dir() + "/samples/imgs_ger_1.jpg", in + "/a\nb.jpg");
+  fs::copy_file(test::data_dir() + "/samples/imgs_ger_1.jpg", in + "/c.jpg");
+  test::write_text(in + "/\x1b]0;pwned\x07.jpg", "not an image");
+  auto r = ocr("--image_dir '" + in + "' --draw_img_save_dir " + dir + "/out", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("image name 'a\\nb.jpg' holds a control character (\\n)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\\x1b]0;pwned\\x07.jpg"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << "a raw escape reached stderr";
+  const auto sys = lines_of(test::read_text(dir + "/out/system_results.txt"));
+  ASSERT_EQ(sys.size(), 1u);
+  EXPECT_EQ(sys[0].substr(0, sys[0].find('\t')), "c.jpg");
+  EXPECT_FALSE(fs::exists(dir + "/out/a\nb_res.json")) << "no file of a refused image";
+}
