@@ -594,3 +594,18 @@ TEST(OcrCli, ControlCharactersInNamesNeverReachLinesOrTheTerminal) {
   EXPECT_EQ(sys[0].substr(0, sys[0].find('\t')), "c.jpg");
   EXPECT_FALSE(fs::exists(dir + "/out/a\nb_res.json")) << "no file of a refused image";
 }
+
+// --cpu_threads 100000 used to hang with gigabytes of thread stacks; now it
+// is capped at the machine's CPUs with a warning (a memory limit keeps a
+// regression from taking the machine down).
+TEST(OcrCli, AHugeThreadCountIsCappedWithAWarning) {
+  const std::string dir = test::fresh_dir("cli_threads");
+  auto r = test::run_command("ulimit -v 4000000; timeout 120 " + test::binary() +
+                                 " ocr --cpu_threads 100000 --rec_workers 100000 --image_dir " + test::data_dir() +
+                                 "/samples/imgs_ger_1.jpg --draw_img_save_dir " + dir + "/out",
+                             dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --cpu_threads=100000 is more than the"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("warning: --rec_workers=100000"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("EPPING"), std::string::npos) << r.out;
+}
