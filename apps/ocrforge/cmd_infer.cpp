@@ -110,7 +110,8 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadPa
     } catch (const Error& e) {
       throw RunAborted(std::string(e.what()) + "; stopping, as every later image would be lost the same way");
     }
-    std::fprintf(stderr, "%s: %zu boxes, visualisation: %s\n", path.c_str(), boxes.size(), vis_path.c_str());
+    std::fprintf(stderr, "%s: %zu boxes, visualisation: %s\n", printable(path).c_str(), boxes.size(),
+                 printable(vis_path).c_str());
   });
   results.commit();
   std::fprintf(stderr, "results in %s\n", results_path.c_str());
@@ -128,7 +129,7 @@ static int infer_rec_checkpoint(const OcrParams& p, const ImageReadParams& read,
   std::fprintf(stderr, "recognising with checkpoint %s (LibTorch)\n", rec.path().c_str());
   size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
     RecText r = rec.recognize({cap_rec_width(img.bgr, p.rec.image_h)})[0];
-    std::printf("Predicts of %s:('%s', %s)\n", path.c_str(), r.text.c_str(), py_float(r.score).c_str());
+    std::printf("Predicts of %s:('%s', %s)\n", printable(path).c_str(), r.text.c_str(), py_float(r.score).c_str());
     std::fflush(stdout);
   });
   return failed == 0 ? 0 : 1;
@@ -144,7 +145,7 @@ static int infer_rec(const FlagSet& flags, const OcrParams& p, const ImageReadPa
   Stopwatch total;
   size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
     RecText r = rec.recognize({cap_rec_width(img.bgr, p.rec.image_h)})[0];
-    std::printf("Predicts of %s:('%s', %s)\n", path.c_str(), r.text.c_str(), py_float(r.score).c_str());
+    std::printf("Predicts of %s:('%s', %s)\n", printable(path).c_str(), r.text.c_str(), py_float(r.score).c_str());
     std::fflush(stdout);
   });
   if (flags.get_bool("benchmark"))
@@ -159,7 +160,7 @@ static int infer_cls(const FlagSet& flags, const OcrParams& p, const ImageReadPa
   size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
     std::vector<cv::Mat> crops{img.bgr};
     ClsResult r = cls.classify(crops)[0];
-    std::printf("Predicts of %s:['%s', %s]\n", path.c_str(), r.label.c_str(), py_float(r.score).c_str());
+    std::printf("Predicts of %s:['%s', %s]\n", printable(path).c_str(), r.label.c_str(), py_float(r.score).c_str());
     std::fflush(stdout);
   });
   if (flags.get_bool("benchmark"))
