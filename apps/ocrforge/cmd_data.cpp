@@ -32,9 +32,12 @@
 
 #include "commands.h"
 #include "ocrforge/core/atomic_file.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/flags.h"
 #include "ocrforge/core/label_split.h"
+#include "ocrforge/core/output_paths.h"
+#include "ocrforge/core/text.h"
 #include "ocrforge/infer/image_reader.h"
 #include "ocrforge/vision/det_label_json.h"
 #include "ocrforge/vision/region_crop.h"
@@ -60,6 +63,7 @@ std::vector<std::string> read_lines(const std::string& path, const std::string& 
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    strip_utf8_bom(&line);
     if (line.find_first_not_of(" \t") != std::string::npos) lines.push_back(line);
   }
   return lines;
@@ -71,11 +75,6 @@ std::string join_lines(const std::vector<std::string>& lines) {
   return s;
 }
 
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
-}
-
 int data_split(FlagSet& flags) {
   const std::string label = flags.get("label");
   if (label.empty()) throw UsageError("--label is required (the label file to split)");
@@ -85,8 +84,8 @@ int data_split(FlagSet& flags) {
   const std::string stem = (p.parent_path() / p.stem()).string();
   const std::string train_out = flags.get("train_out").empty() ? stem + "_train.txt" : flags.get("train_out");
   const std::string eval_out = flags.get("eval_out").empty() ? stem + "_eval.txt" : flags.get("eval_out");
-  for (const auto& out : {train_out, eval_out})
-    if (same_file(out, label)) throw UsageError("output '" + out + "' is the input label file; name another");
+  refuse_overwriting_input(train_out, "--train_out", label, "the --label file");
+  refuse_overwriting_input(eval_out, "--eval_out", label, "the --label file");
   if (same_file(train_out, eval_out)) throw UsageError("--train_out and --eval_out name the same file");
 
   const LabelSplit split = split_label_lines(read_lines(label, "--label"), ratio, static_cast<uint64_t>(seed));
@@ -100,7 +99,7 @@ int data_split(FlagSet& flags) {
 // What `data crop` skipped, by reason (printed at the end).
 struct CropCounts {
   long crops = 0, images = 0, failed_images = 0, bad_lines = 0, ignored = 0, empty_text = 0, bad_text = 0,
-       degenerate = 0, few_points = 0;
+       degenerate = 0, few_points = 0, failed_regions = 0;
 };
 
 int data_crop(FlagSet& flags) {
@@ -109,26 +108,36 @@ int data_crop(FlagSet& flags) {
   std::string data_dir = flags.get("data_dir");
   if (data_dir.empty()) data_dir = fs::path(label).parent_path().string();  // labels usually sit beside the images
   const std::vector<std::string> lines = read_lines(label, "--label");
+  const std::string rec_gt_path = (fs::path(out) / "rec_gt.txt").string();
+  refuse_overwriting_input(rec_gt_path, "--out", label, "the --label file");
+  // Crops must not replace an image the label file lists (cropping a
+  // folder's own crops again, with --out the --data_dir).
+  InputFiles inputs;
+  for (const auto& line : lines) {
+    std::string path, json;
+    if (split_det_line(line, '\t', &path, &json)) inputs.add((fs::path(data_dir) / path).string());
+  }
 
   fs::create_directories(fs::path(out) / "crop_img");
-  StagedFile rec_gt((fs::path(out) / "rec_gt.txt").string());
+  StagedFile rec_gt(rec_gt_path);
   CropCounts n;
   std::map<std::string, int> stem_uses;  // a.jpg and a.png must not overwrite each other's crops
   for (size_t no = 0; no < lines.size(); ++no) {
     std::string path, json;
     DetJsonParse parsed;
     if (!split_det_line(lines[no], '\t', &path, &json) || !(parsed = parse_det_json(json)).ok) {
-      if (++n.bad_lines <= 5) std::cerr << "data crop: " << label << ": line " << no + 1 << " skipped: not path<TAB>JSON\n";
+      if (++n.bad_lines <= 5) std::cerr << "data crop: " << printable(label) << ": line " << no + 1 << " skipped: not path<TAB>JSON\n";
       continue;
     }
     n.few_points += parsed.few_points;
     const std::string image_path = (fs::path(data_dir) / path).string();
     LoadedImage img;
     try {
+      require_line_safe(path, "image path", "rec_gt.txt");  // its crops' names go into lines
       img = read_image(image_path);
     } catch (const std::exception& e) {
       ++n.failed_images;
-      std::cerr << "data crop: " << image_path << ": " << e.what() << "\n";
+      std::cerr << "data crop: " << printable(image_path) << ": " << printable(e.what()) << "\n";
       continue;
     }
     ++n.images;
@@ -141,12 +150,23 @@ int data_crop(FlagSet& flags) {
       if (r.transcription.find_first_of("\t\r\n") != std::string::npos) { ++n.bad_text; continue; }
       auto pts = r.points;
       for (auto& q : pts) q = {q[0] / img.scale, q[1] / img.scale};  // file pixels -> decoded pixels
-      const cv::Mat crop = crop_label_region(img.bgr, pts);
-      if (crop.empty()) { ++n.degenerate; continue; }
       const std::string name = "crop_img/" + stem + "_crop_" + std::to_string(k) + ".jpg";
-      std::vector<uchar> jpg;
-      if (!cv::imencode(".jpg", crop, jpg)) throw Error("cannot encode crop '" + name + "'");
-      write_file_atomic((fs::path(out) / name).string(), std::string(jpg.begin(), jpg.end()), /*durable*/ false);
+      // One bad region fails alone, named; the others are still written.
+      try {
+        if (const std::string input = inputs.find((fs::path(out) / name).string()); !input.empty())
+          throw Error("its crop '" + (fs::path(out) / name).string() + "' would replace the input image '" + input +
+                      "' (choose another --out)");
+        const cv::Mat crop = crop_label_region(img.bgr, pts);
+        if (crop.empty()) { ++n.degenerate; continue; }
+        std::vector<uchar> jpg;
+        if (!cv::imencode(".jpg", crop, jpg)) throw Error("cannot encode crop '" + name + "'");
+        write_file_atomic((fs::path(out) / name).string(), std::string(jpg.begin(), jpg.end()), /*durable*/ false);
+      } catch (const std::exception& e) {
+        ++n.failed_regions;
+        std::cerr << "data crop: " << printable(label) << ": line " << no + 1 << ": region " << k << " of '"
+                  << printable(path) << "' skipped: " << printable(e.what()) << "\n";
+        continue;
+      }
       rec_gt.append(name + "\t" + r.transcription + "\n");
       ++n.crops;
     }
@@ -155,10 +175,11 @@ int data_crop(FlagSet& flags) {
   std::cout << "crops: " << n.crops << " from " << n.images << " images -> " << rec_gt.path() << "\n"
             << "skipped: " << n.ignored << " ignored ('###'), " << n.empty_text << " empty text, " << n.bad_text
             << " text with tab / line break, " << n.degenerate << " thinner than 2 px, " << n.few_points
-            << " with < 3 points, " << n.bad_lines << " bad lines, " << n.failed_images << " unreadable images\n";
-  if (n.crops == 0 && n.failed_images == 0)
+            << " with < 3 points, " << n.bad_lines << " bad lines, " << n.failed_images << " unreadable images, "
+            << n.failed_regions << " failed regions\n";
+  if (n.crops == 0 && n.failed_images == 0 && n.failed_regions == 0)
     throw Error("no crop written: '" + label + "' has no readable region (check the file and --data_dir)");
-  return n.failed_images > 0 ? 1 : 0;
+  return n.failed_images + n.failed_regions > 0 ? 1 : 0;
 }
 
 int data_cls(FlagSet& flags) {
@@ -168,23 +189,30 @@ int data_cls(FlagSet& flags) {
   std::string data_dir = flags.get("data_dir");
   if (data_dir.empty()) data_dir = fs::path(label).parent_path().string();
   const std::vector<std::string> lines = read_lines(label, "--label");
+  const std::string cls_gt_path = (fs::path(out) / "cls_gt.txt").string();
+  refuse_overwriting_input(cls_gt_path, "--out", label, "the --label file");
+  InputFiles inputs;
+  for (const auto& line : lines)
+    if (const size_t tab = line.find('\t'); tab != 0 && tab != std::string::npos)
+      inputs.add((fs::path(data_dir) / line.substr(0, tab)).string());
   fs::create_directories(fs::path(out) / "cls_img");
-  StagedFile cls_gt((fs::path(out) / "cls_gt.txt").string());
+  StagedFile cls_gt(cls_gt_path);
   long written = 0, failed = 0, bad_lines = 0;
   for (size_t no = 0; no < lines.size(); ++no) {
     const size_t tab = lines[no].find('\t');
     if (tab == 0 || tab == std::string::npos) {
-      if (++bad_lines <= 5) std::cerr << "data cls: " << label << ": line " << no + 1 << " skipped: not path<TAB>text\n";
+      if (++bad_lines <= 5) std::cerr << "data cls: " << printable(label) << ": line " << no + 1 << " skipped: not path<TAB>text\n";
       continue;
     }
     const std::string path = lines[no].substr(0, tab);
     const std::string image_path = (fs::path(data_dir) / path).string();
     LoadedImage img;
     try {
+      require_line_safe(path, "image path", "cls_gt.txt");
       img = read_image(image_path);
     } catch (const std::exception& e) {
       ++failed;
-      std::cerr << "data cls: " << image_path << ": " << e.what() << "\n";
+      std::cerr << "data cls: " << printable(image_path) << ": " << printable(e.what()) << "\n";
       continue;
     }
     cv::Mat turned;
@@ -192,6 +220,9 @@ int data_cls(FlagSet& flags) {
     const std::string base = "cls_img/" + std::to_string(no + 1) + "_" + fs::path(path).stem().string();
     for (const auto& [suffix, picture] : {std::make_pair(std::string("0"), img.bgr), std::make_pair(std::string("180"), turned)}) {
       const std::string name = base + "_" + suffix + ".png";
+      if (const std::string input = inputs.find((fs::path(out) / name).string()); !input.empty())
+        throw UsageError("--out: '" + (fs::path(out) / name).string() + "' would replace the input image '" + input +
+                         "' listed in --label; choose another --out");
       std::vector<uchar> png;
       if (!cv::imencode(".png", picture, png)) throw Error("cannot encode '" + name + "'");
       write_file_atomic((fs::path(out) / name).string(), std::string(png.begin(), png.end()), /*durable*/ false);

@@ -16,6 +16,7 @@
 #include <map>
 
 #include "commands.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/flags.h"
 #include "ocrforge/vision/det_label_json.h"
@@ -52,8 +53,13 @@ FileRead read_file(const std::string& path, const std::string& flag) {
     std::string why;
     if (!split_det_line(line, '\t', &name, &rest)) why = "no tab between image name and JSON";
     else if (!(parsed = parse_det_json(rest)).ok) why = parsed.error;
+    for (size_t k = 0; why.empty() && k < parsed.regions.size(); ++k)
+      if (parsed.regions[k].points.size() > kMaxMetricPolygonPoints)
+        why = "region " + std::to_string(k) + " has " + std::to_string(parsed.regions[k].points.size()) +
+              " points, over the " + std::to_string(kMaxMetricPolygonPoints) + " a text polygon may have";
     if (!why.empty()) {
-      if (++r.bad_lines <= 5) std::cerr << "eval-det: " << path << ":" << no << ": skipped: " << why << "\n";
+      if (++r.bad_lines <= 5)
+        std::cerr << "eval-det: " << printable(path) << ":" << no << ": skipped: " << printable(why) << "\n";
       continue;
     }
     r.few_points += parsed.few_points;
@@ -112,7 +118,7 @@ int cmd_eval_det(const Args& args) {
       if (const auto jt = by_name.find(n); jt != by_name.end()) index = jt->second;
     }
     if (index == gt.entries.size()) {
-      if (++unknown <= 5) std::cerr << "eval-det: '" << e.name << "' (--pred) is not in --gt: left out\n";
+      if (++unknown <= 5) std::cerr << "eval-det: '" << printable(e.name) << "' (--pred) is not in --gt: left out\n";
       continue;
     }
     if (pred_of[index]) throw Error("two lines of --pred match '" + gt.entries[index].name + "'");

@@ -14,6 +14,7 @@
 #include "benchmark_run.h"
 #include "commands.h"
 #include "ocr_flags.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/image_files.h"
 #include "ocrforge/core/process_info.h"
@@ -60,6 +61,7 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadPa
   const auto stems = output_stems(images);
   Stopwatch total;
   size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
+    require_line_safe(path_filename(path), "image name", "det_results.txt");
     std::vector<TextBox> boxes = detect(img.bgr);
     std::string json = "[";
     cv::Mat vis = img.bgr.clone();
@@ -83,7 +85,8 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadPa
     } catch (const Error& e) {
       throw RunAborted(std::string(e.what()) + "; stopping, as every later image would be lost the same way");
     }
-    std::fprintf(stderr, "%s: %zu boxes, visualisation: %s\n", path.c_str(), boxes.size(), vis_path.c_str());
+    std::fprintf(stderr, "%s: %zu boxes, visualisation: %s\n", printable(path).c_str(), boxes.size(),
+                 printable(vis_path).c_str());
   });
   results.commit();
   std::fprintf(stderr, "results in %s\n", results_path.c_str());
@@ -103,7 +106,7 @@ static int infer_rec(const FlagSet& flags, const OcrParams& p, const ImageReadPa
   Stopwatch total;
   size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
     RecText r = rec.recognize({cap_rec_width(img.bgr, p.rec.image_h)})[0];
-    std::printf("Predicts of %s:('%s', %s)\n", path.c_str(), r.text.c_str(), py_float(r.score).c_str());
+    std::printf("Predicts of %s:('%s', %s)\n", printable(path).c_str(), r.text.c_str(), py_float(r.score).c_str());
     std::fflush(stdout);
   });
   if (flags.get_bool("benchmark"))
@@ -118,7 +121,7 @@ static int infer_cls(const FlagSet& flags, const OcrParams& p, const ImageReadPa
   size_t failed = for_each_image("infer", images, read, [&](const std::string& path, LoadedImage& img) {
     std::vector<cv::Mat> crops{img.bgr};
     ClsResult r = cls.classify(crops)[0];
-    std::printf("Predicts of %s:['%s', %s]\n", path.c_str(), r.label.c_str(), py_float(r.score).c_str());
+    std::printf("Predicts of %s:['%s', %s]\n", printable(path).c_str(), r.label.c_str(), py_float(r.score).c_str());
     std::fflush(stdout);
   });
   if (flags.get_bool("benchmark"))

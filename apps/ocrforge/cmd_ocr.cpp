@@ -3,7 +3,9 @@
 // only if all succeeded. Over several images the stages of consecutive
 // images overlap (OcrStream, --pipelined, the default); --benchmark runs them
 // one after the other, so each stage's time is its own.
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -15,10 +17,13 @@
 #include "streamed_image_loop.h"
 #include "ocr_flags.h"
 #include "ocr_outputs.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/image_files.h"
+#include "ocrforge/core/output_paths.h"
 #include "ocrforge/core/process_info.h"
 #include "ocrforge/core/stopwatch.h"
+#include "ocrforge/core/text.h"
 #include "ocrforge/infer/image_reader.h"
 #include "ocrforge/infer/ocr_pipeline.h"
 #include "ocrforge/infer/ocr_stream.h"
@@ -36,6 +41,24 @@ static void warm_up(OcrPipeline& ocr, const std::vector<std::string>& images, in
     }
   }
   ocr.reset_stats();
+}
+
+// --save_label must never replace an input (`--save_label photo.jpg`), nor
+// become one: a label file with an image's extension inside --image_dir
+// would be read as an image by the next run.
+static void refuse_label_over_inputs(const std::string& label, const std::string& image_dir,
+                                     const std::vector<std::string>& files) {
+  InputFiles inputs;
+  for (const auto& f : files) inputs.add(f);
+  if (const std::string hit = inputs.find(label); !hit.empty())
+    refuse_overwriting_input(label, "--save_label", hit, "the input image");
+  std::error_code ec;
+  const bool folder = std::filesystem::is_directory(image_dir, ec);
+  std::string ext = to_lower(std::filesystem::path(label).extension().string());
+  const auto& images = image_extensions();
+  if (folder && is_within(label, image_dir) && (ext == ".pdf" || std::find(images.begin(), images.end(), ext) != images.end()))
+    throw UsageError("--save_label: '" + label + "' is inside --image_dir ('" + image_dir + "') with an image's extension (" +
+                     ext + "), so the next run would read it as an image; name it .txt (e.g. Label.txt)");
 }
 
 int cmd_ocr(const Args& args) {
@@ -72,6 +95,7 @@ int cmd_ocr(const Args& args) {
 
   // PDFs and multi-page TIFFs become one item per page (document_inputs.h).
   const std::vector<std::string> files = list_images(image_dir, {".pdf"});
+  if (!out_opt.label_file.empty()) refuse_label_over_inputs(out_opt.label_file, image_dir, files);
   DocumentInputs inputs(doc.read);
   const std::vector<InputItem> items = inputs.expand(files, "ocr");
   steady_memory_for_pages(items);
@@ -102,8 +126,8 @@ int cmd_ocr(const Args& args) {
   const auto report = [&](const std::string& path, const cv::Mat& bgr, const OcrResult& r, double ms) {
     const std::string vis = outputs.write(path, bgr, r);
     if (documents.enabled()) document_failed += add_document_page(documents, inputs, path, bgr, r, file_stems);
-    std::fprintf(stderr, "%s: %zu lines in %.1f ms%s%s\n", path.c_str(), r.lines.size(), ms,
-                 vis.empty() ? "" : ", visualisation: ", vis.c_str());
+    std::fprintf(stderr, "%s: %zu lines in %.1f ms%s%s\n", printable(path).c_str(), r.lines.size(), ms,
+                 vis.empty() ? "" : ", visualisation: ", printable(vis).c_str());
     for (const auto& line : r.lines) std::printf("%s\t%.3f\n", line.text.c_str(), line.score);
     std::fflush(stdout);
   };

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/flags.h"
 #include "ocrforge/core/text.h"
@@ -164,6 +165,8 @@ const char* kAbout =
     "Same seed and inputs give byte-identical output with any --workers. See docs/synth.md.\n";
 
 void print_report(const SynthReport& r, const std::string& what) {
+  for (const auto& s : r.skipped_backgrounds)
+    std::fprintf(stderr, "ocrforge synth: warning: background %s (left out)\n", printable(s).c_str());
   std::fprintf(stderr, "synth %s: %ld samples", what.c_str(), r.samples);
   if (what == "det") std::fprintf(stderr, " (%ld lines, %ld labelled ###)", r.regions, r.ignored);
   std::fprintf(stderr, " in %.2f s (%.1f samples/s, %d workers, %zu fonts); labels: %s\n", r.seconds,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ocr_flags.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/image_files.h"
 #include "ocrforge/infer/image_reader.h"
@@ -108,7 +109,7 @@ size_t for_each_image(const char* command, const std::vector<std::string>& image
       bar.clear();
       if (!decoder.empty())
         std::fprintf(stderr, "ocrforge %s: warning: image '%s': %s (decoded what could be read)\n", command,
-                     path.c_str(), decoder.c_str());
+                     printable(path).c_str(), printable(decoder).c_str());
       decoder.clear();
       fn(path, img);
     } catch (const RunAborted&) {
@@ -126,7 +127,7 @@ size_t for_each_image(const char* command, const std::vector<std::string>& image
       ++failed;
       bar.clear();
       if (!decoder.empty()) error += " (" + decoder + ")";
-      std::fprintf(stderr, "ocrforge %s: error: %s (skipped)\n", command, error.c_str());
+      std::fprintf(stderr, "ocrforge %s: error: %s (skipped)\n", command, printable(error).c_str());
     }
   }
   bar.finish();

@@ -6,6 +6,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
 #include "ocrforge/infer/checkpoint_networks.h"
+#include "ocrforge/infer/cpu_topology.h"
 #include "ocrforge/infer/export_folder.h"
 #include "ocrforge/infer/image_reader.h"
 
@@ -122,6 +123,17 @@ static std::vector<int> image_shape(const FlagSet& f, const std::string& name) {
   return v;
 }
 
+// A thread count above the CPUs this process may use only waits, and a huge
+// one (100000) asks for as many thread stacks: capped, with a warning.
+static int thread_count_capped(const FlagSet& f, const std::string& flag, int min) {
+  const int requested = f.get_int_at_least(flag, min);
+  const int cpus = logical_cpu_count();
+  if (requested <= cpus) return requested;
+  std::fprintf(stderr, "ocrforge: warning: --%s=%d is more than the %d CPUs this process may use; using %d\n",
+               flag.c_str(), requested, cpus, cpus);
+  return cpus;
+}
+
 ImageReadParams image_read_params_from_flags(const FlagSet& f) {
   ImageReadParams r;
   r.max_side = f.get_int_at_least("det_max_side_limit", 1);
@@ -134,8 +146,8 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   auto& rt = p.runtime;
   rt.use_gpu = f.get_bool("use_gpu");
   rt.gpu_id = f.get_int_at_least("gpu_id", 0);
-  rt.cpu_threads = f.get_int_at_least("cpu_threads", 1);
-  rt.inter_op_threads = f.get_int_at_least("inter_op_threads", 1);
+  rt.cpu_threads = thread_count_capped(f, "cpu_threads", 1);
+  rt.inter_op_threads = thread_count_capped(f, "inter_op_threads", 1);
   rt.precision = f.get("precision");
   if (rt.precision == "fp16")
     throw UsageError("--precision=fp16 is not supported (the CPU provider has no fp16 kernels for these models); "
@@ -187,7 +199,7 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   rec.image_h = rs[1];
   rec.image_w = rs[2];
   rec.batch_num = f.get_int_at_least("rec_batch_num", 1);
-  rec.workers = f.get_int_at_least("rec_workers", 0);
+  rec.workers = thread_count_capped(f, "rec_workers", 0);
   rec.min_width = f.get_int_at_least("rec_min_width", 0);
   rec.char_dict_path = f.get("rec_char_dict_path");
   rec.use_space_char = f.get_bool("use_space_char");

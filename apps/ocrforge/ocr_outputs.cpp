@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "image_loop.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/image_files.h"
 #include "ocrforge/core/text.h"
@@ -21,32 +22,6 @@ static void make_dir(const std::string& dir, const std::string& flag) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) throw Error("cannot create folder '" + dir + "' (" + flag + "): " + ec.message());
-}
-
-static fs::path resolved(const std::string& p) {
-  std::error_code ec;
-  fs::path r = fs::weakly_canonical(fs::absolute(p, ec), ec);
-  return ec ? fs::absolute(p).lexically_normal() : r;
-}
-
-// `inner` is `outer` or below it (both resolved).
-static bool is_within(const fs::path& inner, const fs::path& outer) {
-  auto i = inner.begin();
-  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
-    if (o->empty()) continue;  // trailing separator
-    if (i == inner.end() || *i != *o) return false;
-  }
-  return true;
-}
-
-void refuse_output_in_input(const std::string& image_dir, const std::string& out_dir, const std::string& flag) {
-  std::error_code ec;
-  const bool folder = fs::is_directory(image_dir, ec);
-  const fs::path in = folder ? resolved(image_dir) : resolved(image_dir).parent_path();
-  const fs::path out = resolved(out_dir);
-  if (folder ? is_within(out, in) : out == in)
-    throw UsageError(flag + "='" + out_dir + "' is " + (out == in ? "the" : "inside the") + " folder of --image_dir ('" +
-                     image_dir + "'): outputs would overwrite or mix with the input images; choose another folder");
 }
 
 std::string vis_font_or_warn(const std::string& font_path) {
@@ -132,6 +107,11 @@ std::string OcrOutputs::write(const std::string& image_path, const cv::Mat& bgr,
   auto it = stems_.find(image_path);
   const auto page = pages_.find(image_path);
   const PageOutputName* page_name = page != pages_.end() ? &page->second : nullptr;
+  // Before any file of this image: a name with a newline or tab would split
+  // its line (and a label path must name the file as it is).
+  require_line_safe(page_name ? page_name->result_name : path_filename(image_path), "image name",
+                    "system_results.txt");
+  if (labels_ && !page_name) require_line_safe(image_path, "image path", "the --save_label file");
   const std::string stem = page_name ? page_name->stem : it != stems_.end() ? it->second : path_stem(image_path);
   // This image's own files first: system_results.txt lists an image only
   // once everything it refers to exists.

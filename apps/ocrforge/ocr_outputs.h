@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ocrforge/core/atomic_file.h"
+#include "ocrforge/core/output_paths.h"  // refuse_output_in_input
 #include "ocrforge/infer/ocr_pipeline.h"
 
 namespace ocrforge {
@@ -26,12 +27,6 @@ struct OcrOutputOptions {
   std::string crop_dir = "./output";
   std::string label_file;  // "" = no auto-label file
 };
-
-// Throws UsageError when `out_dir` (chosen by `flag`) is the --image_dir
-// folder or inside it (outputs would replace the user's images, or be read
-// as input by the next run); for a single-file --image_dir, when it is the
-// file's own folder.
-void refuse_output_in_input(const std::string& image_dir, const std::string& out_dir, const std::string& flag);
 
 // Output stem per input path: the file's stem ("a" for "x/a.jpg"), or its
 // whole file name ("a.jpg") when several inputs share the stem (compared

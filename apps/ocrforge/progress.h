@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <string>
 
+#include "ocrforge/core/control_chars.h"
+
 namespace ocrforge {
 
 class ProgressBar {
@@ -20,7 +22,7 @@ class ProgressBar {
     const int width = 30;
     const int filled = static_cast<int>(width * done / (total_ ? total_ : 1));
     std::fprintf(stderr, "\r[%s%s] %zu/%zu %-40.40s", std::string(static_cast<size_t>(filled), '=').c_str(),
-                 std::string(static_cast<size_t>(width - filled), ' ').c_str(), done, total_, label.c_str());
+                 std::string(static_cast<size_t>(width - filled), ' ').c_str(), done, total_, printable(label).c_str());
     std::fflush(stderr);
     drawn_ = true;
   }

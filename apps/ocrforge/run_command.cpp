@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/process_info.h"
 
 namespace ocrforge {
@@ -17,13 +18,13 @@ int run_command(const std::string& cmd, int (*fn)(const Args&), const Args& args
   try {
     return fn(args);
   } catch (const UsageError& e) {
-    std::cerr << "ocrforge " << cmd << ": " << e.what() << "\n";
+    std::cerr << "ocrforge " << cmd << ": " << printable(e.what(), true) << "\n";
     return 2;
   } catch (const Error& e) {
-    std::cerr << "ocrforge " << cmd << ": error: " << e.what() << "\n";
+    std::cerr << "ocrforge " << cmd << ": error: " << printable(e.what(), true) << "\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "ocrforge " << cmd << ": internal error: " << e.what() << "\n";
+    std::cerr << "ocrforge " << cmd << ": internal error: " << printable(e.what(), true) << "\n";
     return 1;
   }
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "image_loop.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/infer/ocr_stream.h"
 
 namespace ocrforge {
@@ -55,7 +56,7 @@ class StreamedImageLoop {
           bar.clear();
           if (!decoder.empty())
             std::fprintf(stderr, "ocrforge %s: warning: image '%s': %s (decoded what could be read)\n", command,
-                         r.path.c_str(), decoder.c_str());
+                         printable(r.path).c_str(), printable(decoder).c_str());
           try {
             fn(r.path, r);
           } catch (const RunAborted&) {
@@ -71,7 +72,7 @@ class StreamedImageLoop {
         if (!error.empty()) {
           ++failed;
           bar.clear();
-          std::fprintf(stderr, "ocrforge %s: error: %s (skipped)\n", command, error.c_str());
+          std::fprintf(stderr, "ocrforge %s: error: %s (skipped)\n", command, printable(error).c_str());
         }
       });
     } catch (...) {

@@ -4,14 +4,20 @@
     python3 bench/hostile_folder/run.py [--ocrforge build/ocrforge] [--good 980] [--threads 2]
 
 Builds two folders in a temp dir: GOOD small real images (copies of
-tests/data/rec_toy and tests/data/samples/ch_word_*), and the same plus 20
-hostile files of the kinds in docs/reliability.md (decompression-bomb headers,
-symlink loops, dangling links, empty, text, truncated, GIF). Runs
-`ocrforge ocr` on each folder (clean first, then hostile), and checks:
+tests/data/rec_toy and tests/data/samples/ch_word_*; 8 of them carry an EXIF
+orientation tag, 1 to 8), and the same plus 24 hostile files of the kinds in
+docs/reliability.md (decompression-bomb headers, symlink loops, dangling
+links, empty, text, truncated, GIF, a newline or a terminal escape sequence in
+the name). Runs `ocrforge ocr` on each folder (clean first, then hostile), and
+checks:
   - exit code 0 (clean) / 1 (hostile),
   - system_results.txt has one valid JSON line per good image, none for the others,
-  - stderr has one named error per hostile file,
+  - every `_res.json` gives the image size as read: upright, the stored width
+    and height swapped for EXIF orientations 5-8,
+  - stderr has one named error per hostile file, and no raw control character,
   - peak RSS (GNU time's %M) of the hostile run within 10% of the clean run.
+Then two quick runs: `--save_label` naming an input image (exit 2, the image
+untouched) and `--cpu_threads 100000` on one image (capped with a warning).
 Prints the figures and exits 1 if a check fails.
 """
 import argparse
@@ -83,8 +89,48 @@ def make_hostile(folder, jpeg):
         put(f"truncated_{i}.jpg", jpeg[:120])
     for i in range(2):
         put(f"anim_{i}.webp", b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")  # a GIF under an image extension
-    assert len(names) == 20, len(names)
+    for i in range(2):
+        put(f"newline_{i}\nname.jpg", jpeg)  # would split its system_results.txt line
+    for i in range(2):
+        put(f"escape_{i}\x1b]0;pwned\x07.jpg", jpeg)  # would retitle the terminal
+    assert len(names) == 24, len(names)
     return names
+
+
+def printable(name):
+    """How ocrforge prints a name (core/control_chars.h)."""
+    out = ""
+    for c in name:
+        if c == "\n":
+            out += "\\n"
+        elif c == "\t":
+            out += "\\t"
+        elif c == "\r":
+            out += "\\r"
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out += "\\x%02x" % ord(c)
+        else:
+            out += c
+    return out
+
+
+def with_orientation(jpeg, orientation):
+    """The JPEG with an APP1 EXIF segment holding one Orientation tag after SOI."""
+    tiff = b"II*\x00\x08\x00\x00\x00" + b"\x01\x00" + b"\x12\x01\x03\x00\x01\x00\x00\x00" + \
+        bytes([orientation, 0, 0, 0]) + b"\x00\x00\x00\x00"
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + (len(app1) + 2).to_bytes(2, "big") + app1 + jpeg[2:]
+
+
+def jpeg_stored_size(jpeg):
+    """(width, height) from the first start-of-frame marker."""
+    i = 2
+    while i + 9 < len(jpeg):
+        marker, length = jpeg[i + 1], int.from_bytes(jpeg[i + 2:i + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return int.from_bytes(jpeg[i + 7:i + 9], "big"), int.from_bytes(jpeg[i + 5:i + 7], "big")
+        i += 2 + length
+    raise ValueError("no SOF")
 
 
 def run(ocrforge, folder, out, threads):
@@ -114,12 +160,22 @@ def main():
         clean, hostile = os.path.join(tmp, "clean"), os.path.join(tmp, "hostile")
         os.makedirs(clean)
         os.makedirs(hostile)
-        good = []
+        good, upright = [], {}
+        jpegs = [x for x in srcs if x.endswith(".jpg")]
         for i in range(a.good):
             src = srcs[i % len(srcs)]
             name = f"good_{i:04d}{os.path.splitext(src)[1]}"
-            shutil.copyfile(src, os.path.join(clean, name))
-            shutil.copyfile(src, os.path.join(hostile, name))
+            if i < 8:  # phone photos: EXIF orientation 1..8
+                data = with_orientation(open(jpegs[i % len(jpegs)], "rb").read(), i + 1)
+                name = f"good_{i:04d}_exif{i + 1}.jpg"
+                w, h = jpeg_stored_size(data)
+                upright[name] = (h, w) if i + 1 >= 5 else (w, h)
+                for folder in (clean, hostile):
+                    with open(os.path.join(folder, name), "wb") as f:
+                        f.write(data)
+            else:
+                shutil.copyfile(src, os.path.join(clean, name))
+                shutil.copyfile(src, os.path.join(hostile, name))
             good.append(name)
         bad = make_hostile(hostile, jpeg)
 
@@ -135,25 +191,56 @@ def main():
             lines = f.read().splitlines()
         names = []
         for l in lines:
+            if "\t" not in l:
+                failures.append(f"system_results.txt has a line without a tab (a name split it?): {l[:80]!r}")
+                continue
             name, js = l.split("\t", 1)
             json.loads(js)  # raises on a cut line
             names.append(name)
         if sorted(names) != sorted(good):
             failures.append(f"system_results.txt lists {len(names)} images, expected the {len(good)} good ones")
+        for name, size in upright.items():
+            stem = os.path.splitext(name)[0]
+            with open(os.path.join(tmp, "out_hostile", stem + "_res.json"), encoding="utf-8") as f:
+                got = tuple(json.load(f)["res"]["image_size"])
+            if got != size:
+                failures.append(f"{name}: image_size {got}, expected the upright {size}")
         errors = [l for l in ph.stderr.splitlines() if l.startswith("ocrforge ocr: error:")]
-        unnamed = [b for b in bad if not any(b in e for e in errors)]
+        unnamed = [b for b in bad if not any(printable(b) in e for e in errors)]
         if len(errors) != len(bad) or unnamed:
             failures.append(f"{len(errors)} error lines for {len(bad)} hostile files; not named: {unnamed}")
+        raw = [c for c in ph.stderr if (ord(c) < 0x20 and c != "\n") or ord(c) == 0x7F]
+        if raw:
+            failures.append(f"{len(raw)} raw control characters reached stderr")
+
+        # --save_label naming an input: refused before anything is read.
+        victim = os.path.join(hostile, good[-1])
+        before = open(victim, "rb").read()
+        pl = subprocess.run([a.ocrforge, "ocr", "--image_dir", hostile, "--draw_img_save_dir",
+                             os.path.join(tmp, "out_label"), "--save_label", victim],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if pl.returncode != 2 or open(victim, "rb").read() != before:
+            failures.append(f"--save_label over an input: exit {pl.returncode}, image intact: "
+                            f"{open(victim, 'rb').read() == before}")
+        # --cpu_threads 100000: capped with a warning (under a 4 GB limit, in case it is not).
+        pt = subprocess.run(["bash", "-c", "ulimit -v 4000000; exec timeout 60 \"$@\"", "_", a.ocrforge, "ocr",
+                             "--image_dir", os.path.join(hostile, good[-1]), "--draw_img_save_dir",
+                             os.path.join(tmp, "out_threads"), "--cpu_threads", "100000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if pt.returncode != 0 or "--cpu_threads=100000 is more than" not in pt.stderr:
+            failures.append(f"--cpu_threads 100000: exit {pt.returncode}: {pt.stderr[-500:]}")
         ratio = rss_h / rss_c if rss_c > 0 else float("nan")
         if not ratio <= 1.10:
             failures.append(f"peak RSS {rss_h:.0f} MiB vs clean {rss_c:.0f} MiB (x{ratio:.3f} > 1.10)")
 
-        print(f"images: {len(good)} good + {len(bad)} hostile")
+        print(f"images: {len(good)} good ({len(upright)} with EXIF orientations) + {len(bad)} hostile")
         print(f"clean run:   exit {pc.returncode}, {wc:.1f} s, peak RSS {rss_c:.0f} MiB")
         print(f"hostile run: exit {ph.returncode}, {wh:.1f} s, peak RSS {rss_h:.0f} MiB (x{ratio:.3f}),"
               f" {len(names)} results, {len(errors)} named errors")
         for e in errors[:len(bad)]:
             print("  " + e.replace(hostile + "/", ""))
+        print(f"--save_label over an input: exit {pl.returncode}: {pl.stderr.strip().splitlines()[-1] if pl.stderr.strip() else ''}")
+        print(f"--cpu_threads 100000: exit {pt.returncode}: {pt.stderr.strip().splitlines()[0] if pt.stderr.strip() else ''}")
         if failures:
             print("FAILED:\n  " + "\n  ".join(failures))
             return 1

@@ -88,7 +88,7 @@ TEST(DataCli, BadUsageExitsTwoNamingTheProblem) {
   const auto self = test::run_command(
       test::binary() + " data split --label " + dir + "/l.txt --train_out " + dir + "/l.txt", dir);
   EXPECT_EQ(self.exit_code, 2);
-  EXPECT_NE(self.err.find("is the input label file"), std::string::npos) << self.err;
+  EXPECT_NE(self.err.find("is the --label file"), std::string::npos) << self.err;
   const auto missing = test::run_command(test::binary() + " data crop --label " + dir + "/nope.txt --out " + dir + "/o", dir);
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("nope.txt"), std::string::npos) << missing.err;
@@ -121,4 +121,72 @@ TEST(DataCli, ClsWritesEachCropUprightAndTurned) {
   cv::Mat back;
   cv::rotate(turned, back, cv::ROTATE_180);
   EXPECT_EQ(cv::norm(back, up, cv::NORM_INF), 0.0);
+}
+
+// One rule for every command that writes (issue 29): `data crop --out` the
+// label file's own folder used to replace det_gt.txt... named rec_gt.txt
+// with the crops' labels, exit 0; crops must not replace listed images.
+TEST(DataCli, OutputsNeverReplaceTheirInputs) {
+  const std::string dir = test::fresh_dir("data_inplace");
+  write_page(dir + "/a.jpg");
+  const std::string det = "a.jpg\t[{\"transcription\": \"BLOCK\", \"points\": [[10, 20], [90, 20], [90, 50], [10, 50]]}]\n";
+  test::write_text(dir + "/rec_gt.txt", det);
+  for (const char* mode : {"crop", "cls"}) {
+    SCOPED_TRACE(mode);
+    const std::string label = std::string(mode) == "crop" ? "rec_gt.txt" : "cls_gt.txt";
+    if (label != "rec_gt.txt") test::write_text(dir + "/" + label, "a.jpg\tBLOCK\n");
+    const std::string before = test::read_text(dir + "/" + label);
+    const auto r = test::run_command(test::binary() + " data " + mode + " --label " + dir + "/" + label + " --out " + dir, dir);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--out: '" + dir + "/" + label + "' is the --label file"), std::string::npos) << r.err;
+    EXPECT_EQ(test::read_text(dir + "/" + label), before) << "the input label file was replaced";
+  }
+  // A label file listing a.jpg and an earlier crop of it, cropped into the
+  // folder they are in: a.jpg's crop would be written over the listed one.
+  std::filesystem::create_directories(dir + "/rec/crop_img");
+  write_page(dir + "/rec/a.jpg");
+  write_page(dir + "/rec/crop_img/a_crop_0.jpg");
+  const std::string photo = test::read_text(dir + "/rec/crop_img/a_crop_0.jpg");
+  const std::string region = "\t[{\"transcription\": \"B\", \"points\": [[10, 20], [90, 20], [90, 50], [10, 50]]}]\n";
+  test::write_text(dir + "/again.txt", "a.jpg" + region + "crop_img/a_crop_0.jpg" + region);
+  const auto r = test::run_command(test::binary() + " data crop --label " + dir + "/again.txt --data_dir " + dir +
+                                       "/rec --out " + dir + "/rec", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("would replace the input image"), std::string::npos) << r.err;
+  EXPECT_EQ(test::read_text(dir + "/rec/crop_img/a_crop_0.jpg"), photo);
+}
+
+// One bad record fails alone and is named (issue 29): a box of 50000 x 40000
+// on a 200 x 100 page used to end the run with OpenCV's "Failed to allocate
+// 6000000000 bytes" as an internal error, writing no crop at all.
+TEST(DataCli, AHugeRegionFailsAloneAndTheGoodOnesAreWritten) {
+  const std::string dir = test::fresh_dir("data_huge");
+  write_page(dir + "/a.jpg");
+  write_page(dir + "/b.jpg");
+  test::write_text(dir + "/det_gt.txt",
+                   "a.jpg\t[{\"transcription\": \"HUGE\", \"points\": [[0, 0], [50000, 0], [50000, 40000], [0, 40000]]}, "
+                   "{\"transcription\": \"BLOCK\", \"points\": [[10, 20], [90, 20], [90, 50], [10, 50]]}]\n"
+                   "b.jpg\t[{\"transcription\": \"BLOCK\", \"points\": [[10, 20], [90, 20], [90, 50], [10, 50]]}]\n");
+  const auto r = test::run_command(test::binary() + " data crop --label " + dir + "/det_gt.txt --out " + dir + "/rec", dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("line 1: region 0 of 'a.jpg' skipped: the region is 50000 x 40000 pixels"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  const auto labels = lines_of(test::read_text(dir + "/rec/rec_gt.txt"));
+  ASSERT_EQ(labels.size(), 2u) << r.out;
+  EXPECT_EQ(labels[0], "crop_img/a_crop_1.jpg\tBLOCK");
+  EXPECT_EQ(labels[1], "crop_img/b_crop_0.jpg\tBLOCK");
+  EXPECT_NE(r.out.find("1 failed regions"), std::string::npos) << r.out;
+}
+
+// A BOM at the start of a label file (Windows editors) is not part of the
+// first image's path (before: "1 unreadable images" for the first line).
+TEST(DataCli, AUtf8BomDoesNotCostTheFirstLine) {
+  const std::string dir = test::fresh_dir("data_bom");
+  write_page(dir + "/a.jpg");
+  test::write_text(dir + "/det_gt.txt",
+                   "\xEF\xBB\xBF" "a.jpg\t[{\"transcription\": \"BLOCK\", \"points\": [[10, 20], [90, 20], [90, 50], [10, 50]]}]\n");
+  const auto r = test::run_command(test::binary() + " data crop --label " + dir + "/det_gt.txt --out " + dir + "/rec", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines_of(test::read_text(dir + "/rec/rec_gt.txt")).size(), 1u) << r.err;
 }

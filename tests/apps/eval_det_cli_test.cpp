@@ -2,6 +2,8 @@
 // pairs: perfect, missing, extra, ignored regions, and bad usage.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "test_support.h"
@@ -108,4 +110,27 @@ TEST(EvalDetCli, UsageAndFileErrorsHaveTheirExitCodes) {
   r = eval_det(dir, kGt, "other.jpg\t[]\n");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("names differ"), std::string::npos) << r.err;
+}
+
+// Per-record work is bounded (issue 29): a 200,000-point polygon made the
+// validity check (every pair of edges) run for hours; it is now refused by
+// line and region, and the other images are scored.
+TEST(EvalDetCli, AHugePolygonIsRefusedByNameAndTheRestScored) {
+  const std::string dir = ocrforge::test::fresh_dir("eval_det_huge");
+  std::string huge = "[";
+  for (int i = 0; i < 200000; ++i) {
+    const double a = 6.283185307 * i / 200000;
+    huge += (i ? ", [" : "[") + std::to_string(500 + 400 * std::cos(a)) + ", " + std::to_string(500 + 400 * std::sin(a)) + "]";
+  }
+  huge += "]";
+  const std::string box = "[{\"transcription\": \"A\", \"points\": [[0, 0], [100, 0], [100, 50], [0, 50]]}]";
+  ocrforge::test::write_text(dir + "/gt.txt", "big.jpg\t[{\"transcription\": \"O\", \"points\": " + huge + "}]\nok.jpg\t" + box + "\n");
+  ocrforge::test::write_text(dir + "/pred.txt", "ok.jpg\t" + box + "\n");
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = ocrforge::test::run_command(
+      ocrforge::test::binary() + " eval-det --gt " + dir + "/gt.txt --pred " + dir + "/pred.txt", dir);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("gt.txt:1: skipped: region 0 has 200000 points, over the 4096"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("hmean: 1.000000"), std::string::npos) << r.out;
 }

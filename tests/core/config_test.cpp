@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -305,4 +306,76 @@ TEST(Config, HashIsStableFnv1aAndFollowsOverrides) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char ch : c.to_yaml()) h = (h ^ ch) * 0x100000001b3ull;
   EXPECT_EQ(c.hash(), h);
+}
+
+// Configs are untrusted input (issue 29): an alias inside its own anchor
+// used to recurse until the stack ran out (a segfault in `train` / `eval`).
+TEST(Config, SelfReferencingAliasIsRefusedNamingTheFileAndKey) {
+  const std::string dir = ocrforge::test::fresh_dir("config_cycle");
+  ocrforge::test::write_text(dir + "/cycle.yml", "Global: &g\n  epoch_num: 1\n  again: *g\n");
+  std::string msg = usage_error([&] { Config::load_file(dir + "/cycle.yml"); });
+  EXPECT_TRUE(contains(msg, dir + "/cycle.yml: key 'Global.again' refers to itself through a YAML alias"));
+  msg = usage_error([] { Config::from_string("Global:\n  list: &l [1, *l]\n", "seq.yml"); });
+  EXPECT_TRUE(contains(msg, "seq.yml: key 'Global.list[1]' refers to itself"));
+  // An override is YAML too.
+  Config c = small();
+  msg = usage_error([&] { c.apply_override("Global.x=&a [*a]"); });
+  EXPECT_TRUE(contains(msg, "override 'Global.x=&a [*a]'"));
+  EXPECT_TRUE(contains(msg, "refers to itself"));
+}
+
+// "Billion laughs": 9 levels of 10 aliases stand for 10^9 values. Refused
+// at once, in bounded memory (before: 11 GB and still running).
+TEST(Config, NestedAliasExpansionIsBounded) {
+  std::string yaml = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (int i = 1; i <= 9; ++i) {
+    yaml += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) yaml += std::string(k ? ", " : "") + "*l" + std::to_string(i - 1);
+    yaml += "]\n";
+  }
+  const std::string msg = usage_error([&] { Config::from_string(yaml, "laughs.yml"); });
+  EXPECT_TRUE(contains(msg, "laughs.yml: key 'l"));
+  EXPECT_TRUE(contains(msg, "once its YAML aliases are expanded"));
+  // A big scalar repeated through aliases is bounded by its bytes.
+  std::string big = "a: &a " + std::string(1 << 20, 'x') + "\nb: [";
+  for (int k = 0; k < 20; ++k) big += std::string(k ? ", " : "") + "*a";
+  big += "]\n";
+  EXPECT_TRUE(contains(usage_error([&] { Config::from_string(big, "big.yml"); }), "MiB of text"));
+  // Aliases used the ordinary way still load.
+  EXPECT_EQ(small().require<int>("Eval.loader.batch_size_per_card"), 25);
+}
+
+TEST(Config, DeepNestingIsRefusedNotACrash) {
+  std::string yaml;
+  for (int i = 0; i < 100; ++i) yaml += std::string(static_cast<size_t>(2 * i), ' ') + "k" + std::to_string(i) + ":\n";
+  yaml += std::string(200, ' ') + "v: 1\n";
+  EXPECT_TRUE(contains(usage_error([&] { Config::from_string(yaml, "deep.yml"); }), "nested more than 64 levels"));
+  // Far deeper flow nesting stops in the parser, with the file named.
+  const std::string flow = "a: " + std::string(100000, '[');
+  EXPECT_TRUE(contains(usage_error([&] { Config::from_string(flow, "flow.yml"); }), "flow.yml: YAML syntax error"));
+}
+
+TEST(Config, AFileLargerThanAnyConfigIsRefusedUnread) {
+  const std::string dir = ocrforge::test::fresh_dir("config_large");
+  {
+    std::ofstream out(dir + "/huge.yml", std::ios::binary);
+    out << "Global:\n  a: 1\n";
+    out.seekp((64 << 20) - 1);  // sparse: no disk used
+    out.put('\n');
+  }
+  const std::string msg = usage_error([&] { Config::load_file(dir + "/huge.yml"); });
+  EXPECT_TRUE(contains(msg, "config file '" + dir + "/huge.yml' is 64 MiB"));
+}
+
+// Escape sequences in a config value never reach a terminal raw: messages
+// show them escaped, and the resolved YAML (printed by `train`) writes them
+// as YAML escapes that read back to the same value.
+TEST(Config, EscapeSequencesAreNeverEchoedRaw) {
+  const Config c = Config::from_string("Global:\n  epoch_num: \"\\e]0;pwned\\a\\e[2J\"\n", "esc.yml");
+  const std::string msg = usage_error([&] { c.require<int>("Global.epoch_num"); });
+  EXPECT_TRUE(contains(msg, "\\x1b]0;pwned\\x07\\x1b[2J"));
+  EXPECT_EQ(msg.find('\x1b'), std::string::npos) << msg;
+  const std::string yaml = c.to_yaml();
+  EXPECT_EQ(yaml.find('\x1b'), std::string::npos) << yaml;
+  EXPECT_EQ(Config::from_string(yaml).require<std::string>("Global.epoch_num"), "\x1b]0;pwned\a\x1b[2J");
 }

@@ -89,3 +89,18 @@ TEST(LabelFile, LabelFileDir) {
   EXPECT_EQ(label_file_dir("rec_gt.txt"), ".");
   EXPECT_EQ(label_file_dir("/rec_gt.txt"), "/");
 }
+
+// A UTF-8 BOM (EF BB BF) that an editor put at the start of the file is not
+// part of the first image's path (before: the path began with the BOM, and
+// training counted "1 missing image").
+TEST(LabelFile, AUtf8BomIsNotPartOfTheFirstPath) {
+  const std::string dir = test::fresh_dir("label_bom");
+  test::write_text(dir + "/rec.txt", "\xEF\xBB\xBF" "imgs/a.jpg\tHello\nimgs/b.jpg\tWorld\n");
+  const auto rec = read_rec_labels(dir + "/rec.txt");
+  ASSERT_EQ(rec.size(), 2u);
+  EXPECT_EQ(rec[0].path, "imgs/a.jpg");
+  test::write_text(dir + "/det.txt", "\xEF\xBB\xBF" "imgs/a.jpg\t[{\"transcription\": \"A\", \"points\": [[0,0],[9,0],[9,9]]}]\n");
+  EXPECT_EQ(read_det_labels(dir + "/det.txt").at(0).path, "imgs/a.jpg");
+  // The line parser alone too: the training layer's readers call it per line.
+  EXPECT_EQ(parse_rec_label_line("\xEF\xBB\xBF" "x.jpg\tt", "f", 1).path, "x.jpg");
+}

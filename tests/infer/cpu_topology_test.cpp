@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
+#include "ocrforge/infer/ort_model.h"
 #include "ocrforge/infer/params.h"
 
 using namespace ocrforge;
@@ -29,4 +31,17 @@ TEST(CpuTopology, ReadsCgroupQuotaRoundedUp) {
   EXPECT_EQ(cgroup_cpu_limit("max 100000\n"), std::nullopt);
   EXPECT_EQ(cgroup_cpu_limit(""), std::nullopt);
   EXPECT_EQ(cgroup_cpu_limit("garbage"), std::nullopt);
+}
+
+// Every thread-count setting is capped at the CPUs this process may use
+// (issue 29: --cpu_threads 100000 asked ONNX Runtime for 100000 threads and
+// ran out of memory instead of reading the image).
+TEST(CpuTopology, ThreadCountsAreCappedAtTheLogicalCpus) {
+  const int cpus = logical_cpu_count();
+  EXPECT_GE(cpus, 1);
+  EXPECT_GE(cpus, physical_core_count());
+  EXPECT_LE(cpus, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  EXPECT_EQ(effective_threads(100000), cpus);
+  EXPECT_EQ(effective_threads(0), 1);
+  EXPECT_EQ(effective_threads(1), 1);
 }

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "ocrforge/core/error.h"
+#include "exif_jpeg.h"
 #include "test_support.h"
 
 using namespace ocrforge;
@@ -206,5 +208,54 @@ TEST(ImageReader, HugeHeaderInBytesIsRefusedBeforeDecoding) {
   } catch (const ImageTooLargeError& e) {
     EXPECT_NE(std::string(e.what()).find("60000 x 60000"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("--max_image_pixels"), std::string::npos) << e.what();
+  }
+}
+
+// A portrait picture no turn or mirror maps onto itself: a grey ramp, a
+// black block near the top-left corner and a white one near the bottom.
+static cv::Mat asymmetric_picture() {
+  cv::Mat img(320, 240, CV_8UC3);
+  for (int y = 0; y < img.rows; ++y)
+    for (int x = 0; x < img.cols; ++x) img.at<cv::Vec3b>(y, x) = cv::Vec3b(80 + x / 4, 80 + y / 4, 120);
+  cv::rectangle(img, cv::Rect(20, 30, 60, 40), cv::Scalar(0, 0, 0), cv::FILLED);
+  cv::rectangle(img, cv::Rect(150, 250, 70, 50), cv::Scalar(255, 255, 255), cv::FILLED);
+  return img;
+}
+
+static double mean_abs_diff(const cv::Mat& a, const cv::Mat& b) {
+  cv::Mat d;
+  cv::absdiff(a, b, d);
+  const cv::Scalar m = cv::mean(d);
+  return (m[0] + m[1] + m[2]) / 3;
+}
+
+// PaddleOCR reads with cv2.imread, which turns a photo upright as its EXIF
+// orientation says; every size and scale then refers to that upright image
+// (before: the header's stored size was taken, so orientations 5-8 scaled
+// every coordinate by short side / long side).
+TEST(ImageReader, EveryExifOrientationReadsUprightWithTheUprightSize) {
+  const std::string dir = test::fresh_dir("exif_orient");
+  const cv::Mat upright = asymmetric_picture();
+  cv::Mat half;
+  cv::resize(upright, half, cv::Size(upright.cols / 2, upright.rows / 2), 0, 0, cv::INTER_AREA);
+  for (int o = 1; o <= 8; ++o) {
+    SCOPED_TRACE("orientation " + std::to_string(o));
+    const std::string path = dir + "/o" + std::to_string(o) + ".jpg";
+    const std::string bytes = test::jpeg_with_orientation(upright, o);
+    test::write_text(path, bytes);
+    for (const LoadedImage& img : {read_image(path), decode_image(bytes, "upload")}) {
+      ASSERT_EQ(img.bgr.size(), upright.size());
+      EXPECT_EQ(img.original, upright.size());
+      EXPECT_FLOAT_EQ(img.scale, 1.f);
+      EXPECT_LT(mean_abs_diff(img.bgr, upright), 6.0) << "not the upright picture";
+    }
+    // Decoded at 1/2 by the JPEG decoder (longer side > 2 x max_side): the
+    // scale still maps the decoded pixels onto the upright picture.
+    for (const LoadedImage& img : {read_image(path, 100), decode_image(bytes, "upload", 100)}) {
+      ASSERT_EQ(img.bgr.size(), half.size());
+      EXPECT_EQ(img.original, upright.size());
+      EXPECT_FLOAT_EQ(img.scale, 2.f);
+      EXPECT_LT(mean_abs_diff(img.bgr, half), 8.0) << "not the upright picture";
+    }
   }
 }

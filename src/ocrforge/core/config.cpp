@@ -17,30 +17,78 @@ namespace ocrforge {
 
 namespace {
 
+// A config is untrusted input: yaml-cpp shares aliased nodes, so a few
+// lines of nested aliases ("billion laughs") stand for billions of nodes
+// once copied, and an alias inside its own anchor (`a: &x [*x]`) is a
+// cycle. The copy below expands aliases within these bounds, far above any
+// PaddleOCR config (a few hundred nodes, under 10 levels) and far below what
+// hurts; beyond them the config is refused, naming the file and the key.
+constexpr int kMaxConfigDepth = 64;
+constexpr size_t kMaxConfigNodes = 200'000;
+constexpr size_t kMaxConfigScalarBytes = 16u << 20;
+constexpr size_t kMaxConfigFileBytes = 16u << 20;
+
 // Copies every node, so aliases (`*max_text_length`) become independent
 // values: yaml-cpp shares aliased nodes, PyYAML shares only immutable values.
-YAML::Node deep_copy(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Map: {
-      YAML::Node m(YAML::NodeType::Map);
-      m.SetStyle(n.Style());
-      for (const auto& kv : n) m[kv.first.Scalar()] = deep_copy(kv.second);
-      return m;
-    }
-    case YAML::NodeType::Sequence: {
-      YAML::Node s(YAML::NodeType::Sequence);
-      s.SetStyle(n.Style());
-      for (const auto& item : n) s.push_back(deep_copy(item));
-      return s;
-    }
-    case YAML::NodeType::Scalar: {
-      YAML::Node s(n.Scalar());
-      s.SetTag(n.Tag());
-      return s;
-    }
-    default: return YAML::Node(YAML::NodeType::Null);
+class BoundedCopy {
+ public:
+  explicit BoundedCopy(const std::string& origin) : origin_(origin) {}
+  YAML::Node copy(const YAML::Node& n) { return copy_at(n, ""); }
+
+ private:
+  [[noreturn]] void refuse(const std::string& path, const std::string& why) const {
+    throw UsageError(origin_ + ": " + (path.empty() ? std::string("the document") : "key '" + path + "'") + " " + why);
   }
-}
+
+  YAML::Node copy_at(const YAML::Node& n, const std::string& path) {
+    for (const auto& up : ancestors_)
+      if (up.is(n))
+        refuse(path, "refers to itself through a YAML alias (an anchor used inside its own value); the config "
+                     "would be infinite");
+    if (ancestors_.size() >= static_cast<size_t>(kMaxConfigDepth))
+      refuse(path, "is nested more than " + std::to_string(kMaxConfigDepth) + " levels deep; configs are a few levels deep");
+    if (++nodes_ > kMaxConfigNodes)
+      refuse(path, "takes the config over " + std::to_string(kMaxConfigNodes) +
+                       " values once its YAML aliases are expanded (nested aliases multiply); write it out plainly");
+    if (n.IsScalar() && (bytes_ += n.Scalar().size()) > kMaxConfigScalarBytes)
+      refuse(path, "takes the config over " + std::to_string(kMaxConfigScalarBytes >> 20) +
+                       " MiB of text once its YAML aliases are expanded; write it out plainly");
+    const auto sub = [&path](const std::string& key) { return path.empty() ? key : path + "." + key; };
+    switch (n.Type()) {
+      case YAML::NodeType::Map: {
+        YAML::Node m(YAML::NodeType::Map);
+        m.SetStyle(n.Style());
+        ancestors_.push_back(n);
+        for (const auto& kv : n) {
+          const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+          m[key] = copy_at(kv.second, sub(key));
+        }
+        ancestors_.pop_back();
+        return m;
+      }
+      case YAML::NodeType::Sequence: {
+        YAML::Node s(YAML::NodeType::Sequence);
+        s.SetStyle(n.Style());
+        ancestors_.push_back(n);
+        for (size_t i = 0; i < n.size(); ++i) s.push_back(copy_at(n[i], path + "[" + std::to_string(i) + "]"));
+        ancestors_.pop_back();
+        return s;
+      }
+      case YAML::NodeType::Scalar: {
+        YAML::Node s(n.Scalar());
+        s.SetTag(n.Tag());
+        return s;
+      }
+      default: return YAML::Node(YAML::NodeType::Null);
+    }
+  }
+
+  const std::string& origin_;
+  std::vector<YAML::Node> ancestors_;
+  size_t nodes_ = 0, bytes_ = 0;
+};
+
+YAML::Node deep_copy(const YAML::Node& n, const std::string& origin) { return BoundedCopy(origin).copy(n); }
 
 // yaml-cpp's own emitter drops the quotes of `"True"` or `"123"`, which would
 // turn a string into a bool or number on reload; this one keeps them.
@@ -177,10 +225,10 @@ template <> N convert<N>(const N& n, const S&) { return n; }
 // ---- Config ------------------------------------------------------------------
 
 Config::Config() : root_(YAML::NodeType::Map), origin_("<empty>") {}
-Config::Config(const Config& other) : root_(deep_copy(other.root_)), origin_(other.origin_) {}
+Config::Config(const Config& other) : root_(deep_copy(other.root_, other.origin_)), origin_(other.origin_) {}
 Config& Config::operator=(const Config& other) {
   if (this != &other) {
-    root_.reset(deep_copy(other.root_));  // reset: plain `=` would write into shared nodes
+    root_.reset(deep_copy(other.root_, other.origin_));  // reset: plain `=` would write into shared nodes
     origin_ = other.origin_;
   }
   return *this;
@@ -205,6 +253,9 @@ Config Config::load_file(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0)
     throw UsageError("cannot read config file '" + path + "': " + std::strerror(errno));
   if (S_ISDIR(st.st_mode)) throw UsageError("cannot read config file '" + path + "': it is a folder");
+  if (st.st_size > static_cast<off_t>(kMaxConfigFileBytes))
+    throw UsageError("config file '" + path + "' is " + std::to_string(st.st_size >> 20) + " MiB, over the " +
+                     std::to_string(kMaxConfigFileBytes >> 20) + " MiB a config may have; is it a config?");
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -226,7 +277,7 @@ Config Config::from_string(const std::string& yaml, const std::string& origin) {
     throw UsageError(origin + ": a config must be a map of sections (Global, Architecture, ...), got " +
                      (n.IsNull() ? std::string("an empty document") : schema::describe_value(n)));
   Config c;
-  c.root_.reset(deep_copy(n));
+  c.root_.reset(deep_copy(n, origin));
   c.origin_ = origin;
   return c;
 }
@@ -271,7 +322,7 @@ void Config::apply_override(const std::string& assignment) {
     path += "." + parts[i];
     cur.reset(next);
   }
-  cur[parts.back()] = deep_copy(value);
+  cur[parts.back()] = deep_copy(value, what);
 }
 
 void Config::apply_overrides(const std::vector<std::string>& assignments) {
@@ -319,7 +370,7 @@ void Config::set_node(const std::string& dotted, const YAML::Node& value) {
     if (!next.IsMap()) throw UsageError("cannot set config key '" + dotted + "': '" + parts[i] + "' is not a map");
     cur.reset(next);
   }
-  cur[parts.back()] = deep_copy(value);
+  cur[parts.back()] = deep_copy(value, origin_ + " (set in code)");
 }
 
 std::string Config::to_yaml() const {

@@ -1,6 +1,7 @@
 // The training-config schema: the tables (what PaddleOCR's rec configs use)
 // and the checker that walks a YAML tree against them.
 #include "ocrforge/core/config_schema.h"
+#include "ocrforge/core/control_chars.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -261,7 +262,7 @@ bool read_number(const std::string& text, double* out) {
 std::string describe_value(const YAML::Node& n) {
   if (n.IsMap()) return "a map";
   if (n.IsSequence()) return "a list";
-  return "'" + n.Scalar() + "'";
+  return "'" + printable(n.Scalar()) + "'";
 }
 
 std::string describe_kind(const Field& f) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
 
 namespace ocrforge {
 
@@ -18,6 +19,7 @@ std::string where(const std::string& file, size_t line_no) {
 void split_line(std::string line, const std::string& file, size_t line_no, char delimiter,
                 std::string* path, std::string* rest) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
+  strip_utf8_bom(&line);
   const size_t pos = line.find(delimiter);
   if (pos == std::string::npos)
     throw Error(where(file, line_no) + ": no delimiter " +

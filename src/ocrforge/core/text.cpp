@@ -142,4 +142,8 @@ std::string closest_match(const std::string& word, const std::vector<std::string
   return best;
 }
 
+void strip_utf8_bom(std::string* line) {
+  if (line->compare(0, 3, "\xEF\xBB\xBF") == 0) line->erase(0, 3);
+}
+
 }  // namespace ocrforge

@@ -13,6 +13,9 @@ std::vector<std::string> split(const std::string& s, char sep);
 std::vector<std::string> split_whitespace(const std::string& s);
 bool starts_with(const std::string& s, const std::string& prefix);
 bool ends_with(const std::string& s, const std::string& suffix);
+// Removes a UTF-8 byte-order mark (EF BB BF) from the start of `line`: some
+// editors write one at the start of a file, and it is never part of a path.
+void strip_utf8_bom(std::string* line);
 
 // PaddleOCR-style booleans: true/false, True/False, 1/0, yes/no, on/off.
 // Throws UsageError naming `what` for anything else.

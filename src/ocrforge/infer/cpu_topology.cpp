@@ -61,4 +61,20 @@ int physical_core_count() {
   return n;
 }
 
+static int count_logical_cpus() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  int n = sched_getaffinity(0, sizeof(allowed), &allowed) == 0 ? CPU_COUNT(&allowed)
+                                                                : static_cast<int>(std::thread::hardware_concurrency());
+  std::ifstream cpu_max("/sys/fs/cgroup/cpu.max");
+  std::string text((std::istreambuf_iterator<char>(cpu_max)), std::istreambuf_iterator<char>());
+  if (auto limit = cgroup_cpu_limit(text)) n = std::min(n, *limit);
+  return std::max(1, n);
+}
+
+int logical_cpu_count() {
+  static const int n = count_logical_cpus();
+  return n;
+}
+
 }  // namespace ocrforge

@@ -15,6 +15,12 @@ namespace ocrforge {
 // At least 1. Computed once per process.
 int physical_core_count();
 
+// Logical CPUs (SMT siblings included) in this process's affinity mask,
+// capped by the cgroup v2 quota: the most threads that can run at once, and
+// the cap of every thread-count setting (a thread more only waits, and
+// --cpu_threads 100000 would ask for 100000 thread stacks). At least 1.
+int logical_cpu_count();
+
 // cgroup v2 "cpu.max" contents ("max 100000" or "150000 100000"): the CPUs
 // the quota allows, rounded up; nullopt when there is no limit or the text
 // does not parse.

@@ -160,6 +160,20 @@ static std::string open_error(const std::string& path) {
   return "";
 }
 
+// The size of the image as read. The decoders turn a photo upright as its
+// EXIF orientation says (as cv2.imread does for PaddleOCR), while the header
+// gives the stored size, which orientations 5-8 turn by 90 degrees. Every
+// coordinate refers to the image as read, so the stored size is swapped
+// when the decoded pixels (at 1/factor) came out turned.
+static cv::Size upright_size(cv::Size stored, cv::Size decoded, int factor) {
+  if (stored.empty()) return decoded;
+  const auto reduced = [factor](int v) { return static_cast<int>((static_cast<int64_t>(v) + factor - 1) / factor); };
+  if (reduced(stored.width) == decoded.width && reduced(stored.height) == decoded.height) return stored;
+  if (reduced(stored.height) == decoded.width && reduced(stored.width) == decoded.height)
+    return {stored.height, stored.width};
+  return {decoded.width * factor, decoded.height * factor};  // a header we misread: trust the pixels
+}
+
 // The part of reading shared by files and memory: the pixel cap from the
 // header's size, the reduced JPEG decode, and errors naming `name`.
 template <typename Decode>
@@ -197,7 +211,7 @@ static LoadedImage decode_checked(const std::string& name, Format format, cv::Si
       throw Error("image '" + name + "' cannot be decoded: not an image, or a format OpenCV cannot read (GIF, ...)");
     throw Error("image '" + name + "' cannot be decoded: a corrupt or truncated " + format_name(format) + " file");
   }
-  if (out.original.empty()) out.original = out.bgr.size();
+  out.original = upright_size(out.original, out.bgr.size(), factor);
   out.scale = static_cast<float>(out.original.width) / static_cast<float>(out.bgr.cols);
   if (out.bgr.depth() != CV_8U) out.bgr.convertTo(out.bgr, CV_8U, 1.0 / 256.0);
   return out;

@@ -26,9 +26,12 @@ constexpr int64_t kDefaultMaxImagePixels = 50'000'000;
 
 struct LoadedImage {
   cv::Mat bgr;        // 8-bit, 3 channels
-  cv::Size original;  // size of the image in the file
-  // Multiply coordinates in `bgr` by this to get file coordinates (1 unless
-  // the image was decoded reduced, see read_image).
+  // Size of the image as read: upright, as its EXIF orientation says (the
+  // decoder turns the pixels so, as cv2.imread does); for orientations 5-8
+  // the header's stored width and height swapped.
+  cv::Size original;
+  // Multiply coordinates in `bgr` by this to get coordinates in the image as
+  // read (1 unless the image was decoded reduced, see read_image).
   float scale = 1.f;
 };
 

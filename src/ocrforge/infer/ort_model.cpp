@@ -16,6 +16,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/onnx/onnx_simplify.h"
+#include "ocrforge/infer/cpu_topology.h"
 
 namespace fs = std::filesystem;
 
@@ -77,9 +78,10 @@ std::string resolve_model_file(const std::string& model, const std::string& flag
 }
 
 int effective_threads(int requested) {
-  // An explicit --cpu_threads is honoured as given; the default (the physical
-  // cores, RuntimeParams) is where oversubscription is avoided.
-  return std::max(1, requested);
+  // An explicit --cpu_threads is honoured up to the CPUs this process may
+  // use; the default (the physical cores, RuntimeParams) is where
+  // oversubscription is avoided.
+  return std::clamp(requested, 1, logical_cpu_count());
 }
 
 static GraphOptimizationLevel graph_level(const std::string& name) {
@@ -188,7 +190,7 @@ OrtModel::OrtModel(const std::string& model, const RuntimeParams& rt, const std:
   }
   auto& so = impl_->options;
   so.SetIntraOpNumThreads(effective_threads(rt.cpu_threads));
-  so.SetInterOpNumThreads(std::max(1, rt.inter_op_threads));
+  so.SetInterOpNumThreads(std::clamp(rt.inter_op_threads, 1, logical_cpu_count()));
   so.SetExecutionMode(ExecutionMode::ORT_SEQUENTIAL);
   so.SetGraphOptimizationLevel(graph_level(rt.graph_optimization));
   if (!rt.memory_arena) so.DisableCpuMemArena();

@@ -76,7 +76,8 @@ class OrtModel : public Network {
 std::string resolve_model_file(const std::string& model, const std::string& flag);
 // "[-1, 3, 48, -1]" for messages and reports.
 std::string shape_to_string(const std::vector<int64_t>& shape);
-// Threads ORT uses for --cpu_threads: the value itself, at least 1.
+// Threads ORT uses for --cpu_threads: the value itself, at least 1 and at
+// most the CPUs this process may use (logical_cpu_count).
 int effective_threads(int requested);
 // ONNX Runtime's version string and its execution providers.
 std::string onnxruntime_version();

@@ -13,6 +13,10 @@ namespace ocrforge {
 
 namespace {
 
+// A picture's shorter side must keep this many pixels (after the 1024 cap)
+// for crops of any aspect to be cut from it.
+constexpr int kMinPictureSide = 8;
+
 uchar clamp_u8(double v) { return static_cast<uchar>(std::clamp(std::lround(v), 0L, 255L)); }
 
 // Background luma for the sample's polarity: light for dark text, dark for
@@ -67,13 +71,29 @@ void composite(cv::Mat& dst, const cv::Mat& alpha, const cv::Scalar& colour, dou
 Backgrounds::Backgrounds(const SynthBackgroundParams& p, const SynthColourParams& colour) : p_(p), colour_(colour) {
   if (p_.bg_dir.empty()) return;
   for (const std::string& path : list_images(p_.bg_dir)) {
-    cv::Mat img = cv::imread(path, cv::IMREAD_COLOR);
-    if (img.empty()) continue;  // a non-image in the folder is not worth failing for
-    const double s = 1024.0 / std::max(img.cols, img.rows);
-    if (s < 1) cv::resize(img, img, cv::Size(), s, s, cv::INTER_AREA);
-    pictures_.push_back(img);
+    // One bad picture is left out alone, named; the run goes on.
+    try {
+      cv::Mat img = cv::imread(path, cv::IMREAD_COLOR);
+      if (img.empty()) {
+        skipped_.push_back("'" + path + "': not a readable image");
+        continue;
+      }
+      const double s = 1024.0 / std::max(img.cols, img.rows);
+      if (std::min(img.cols, img.rows) * std::min(s, 1.0) < kMinPictureSide) {
+        skipped_.push_back("'" + path + "': " + std::to_string(img.cols) + " x " + std::to_string(img.rows) +
+                           " is too thin to crop a background from (under " + std::to_string(kMinPictureSide) +
+                           " px once its longer side is at most 1024)");
+        continue;
+      }
+      if (s < 1) cv::resize(img, img, cv::Size(), s, s, cv::INTER_AREA);
+      pictures_.push_back(img);
+    } catch (const std::exception& e) {
+      skipped_.push_back("'" + path + "': " + e.what());
+    }
   }
-  if (pictures_.empty()) throw Error("background folder '" + p_.bg_dir + "' holds no readable image (--bg_dir)");
+  if (pictures_.empty())
+    throw Error("background folder '" + p_.bg_dir + "' holds no usable image (--bg_dir)" +
+                (skipped_.empty() ? std::string() : "; " + skipped_[0]));
 }
 
 cv::Mat Backgrounds::make(cv::Size size, SampleRng& rng) const {

@@ -19,12 +19,15 @@ inline double luma(const cv::Scalar& bgr) { return 0.114 * bgr[0] + 0.587 * bgr[
 class Backgrounds {
  public:
   // Decodes the pictures of p.bg_dir once (longer side capped at 1024 px).
-  // Throws Error when bg_dir is given but holds no readable image.
+  // A picture that cannot be decoded, or is too thin to crop a background
+  // from (a 5000 x 1 strip), is left out and listed in skipped(); throws
+  // Error only when bg_dir is given and no picture is usable.
   Backgrounds(const SynthBackgroundParams& p, const SynthColourParams& colour);
 
   // A BGR 8-bit background of `size`.
   cv::Mat make(cv::Size size, SampleRng& rng) const;
   size_t picture_count() const { return pictures_.size(); }
+  const std::vector<std::string>& skipped() const { return skipped_; }
 
  private:
   cv::Mat flat(cv::Size size, double base_luma, SampleRng& rng) const;
@@ -35,6 +38,7 @@ class Backgrounds {
   SynthBackgroundParams p_;
   SynthColourParams colour_;
   std::vector<cv::Mat> pictures_;
+  std::vector<std::string> skipped_;
 };
 
 // A colour of about `target_luma`; tinted (random hue) or grey.

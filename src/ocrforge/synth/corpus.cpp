@@ -44,7 +44,7 @@ std::u32string join_words(const std::vector<std::u32string>& words) {
 TextSource::TextSource(const SynthTextParams& p, const Alphabet& alphabet)
     : p_(p), alphabet_(&alphabet), weights_(kKinds, 0.0) {
   if (p_.max_chars < 1 || p_.min_chars < 1 || p_.min_chars > p_.max_chars)
-    throw Error("text length limits must satisfy 1 <= min_chars <= max_chars (got " + std::to_string(p_.min_chars) +
+    throw UsageError("text length limits must satisfy 1 <= min_chars <= max_chars (got " + std::to_string(p_.min_chars) +
                 ", " + std::to_string(p_.max_chars) + ")");
   if (!p_.corpus_path.empty()) {
     std::ifstream in(p_.corpus_path, std::ios::binary);

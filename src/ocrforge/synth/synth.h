@@ -31,6 +31,8 @@ struct SynthReport {
   size_t fonts = 0;
   double seconds = 0;        // wall time of the generation (not of loading fonts)
   std::string label_file;
+  // --bg_dir pictures left out, each "'path': why" (the run goes on without them).
+  std::vector<std::string> skipped_backgrounds;
 };
 
 // The loaded inputs: fonts (with coverage), alphabet, text source and
@@ -44,6 +46,7 @@ class SynthInputs {
   const FontSet& fonts() const { return fonts_; }
   const Alphabet& alphabet() const { return *alphabet_; }
   const TextSource& text() const { return *text_; }
+  const std::vector<std::string>& skipped_backgrounds() const { return backgrounds_->skipped(); }
 
  private:
   FontSet fonts_;
@@ -52,7 +55,7 @@ class SynthInputs {
   std::unique_ptr<Backgrounds> backgrounds_;
 };
 
-// Checks ranges, probabilities and counts; throws Error naming the knob.
+// Checks ranges, probabilities and counts; throws UsageError naming the knob.
 void validate(const SynthRecParams& p);
 void validate(const SynthDetParams& p);
 

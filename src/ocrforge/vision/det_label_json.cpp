@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ocrforge/core/text.h"
+
 namespace ocrforge {
 
 namespace {
@@ -58,6 +60,7 @@ DetJsonParse parse_det_json(const std::string& json) {
 
 bool split_det_line(std::string line, char delimiter, std::string* path, std::string* rest) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
+  strip_utf8_bom(&line);
   const size_t pos = line.find(delimiter);
   if (pos == std::string::npos || pos == 0) return false;
   *path = line.substr(0, pos);

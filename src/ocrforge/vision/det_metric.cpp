@@ -76,7 +76,7 @@ double polygon_intersection_area(const std::vector<cv::Point2f>& a, const std::v
 bool polygon_is_valid(const std::vector<cv::Point2f>& poly) {
   const std::vector<cv::Point2d> r = ring(poly);
   const size_t n = r.size();
-  if (n < 3 || !(polygon_area(poly) > 0.0)) return false;
+  if (n < 3 || n > kMaxMetricPolygonPoints || !(polygon_area(poly) > 0.0)) return false;
   for (size_t i = 0; i < n; ++i) {
     for (size_t j = i + 1; j < n; ++j) {
       const bool adjacent = j == i + 1 || (i == 0 && j == n - 1);

@@ -15,6 +15,12 @@
 
 namespace ocrforge {
 
+// The most points a polygon may have here: the validity check compares
+// every pair of edges (quadratic), and no text region needs more (labels
+// have 4 to a few dozen). Callers reading polygons from files refuse
+// longer ones by name; evaluate_det_image counts them as invalid.
+constexpr size_t kMaxMetricPolygonPoints = 4096;
+
 struct DetGtPolygon {
   std::vector<cv::Point2f> points;
   bool ignore = false;  // "###" / "*" transcription
@@ -56,7 +62,7 @@ class DetMetric {
 double polygon_area(const std::vector<cv::Point2f>& poly);
 double polygon_intersection_area(const std::vector<cv::Point2f>& a, const std::vector<cv::Point2f>& b);
 // Shapely's is_valid for a ring: >= 3 points, non-zero area, no two
-// non-adjacent edges touching.
+// non-adjacent edges touching; false for more than kMaxMetricPolygonPoints.
 bool polygon_is_valid(const std::vector<cv::Point2f>& poly);
 
 }  // namespace ocrforge

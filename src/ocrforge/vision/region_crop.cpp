@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ocrforge/core/error.h"
 #include "ocrforge/vision/box_order.h"
 #include "ocrforge/vision/crop.h"
 #include "ocrforge/vision/db_postprocess.h"
@@ -27,6 +28,16 @@ cv::Mat crop_label_region(const cv::Mat& image, const std::vector<std::array<flo
   const float w = std::max(len(quad[0], quad[1]), len(quad[2], quad[3]));
   const float h = std::max(len(quad[0], quad[3]), len(quad[1], quad[2]));
   if (!(w >= static_cast<float>(min_side)) || !(h >= static_cast<float>(min_side))) return {};
+  // A label's text lies on its image: a region far larger than the image
+  // has points far outside it, and its crop could take gigabytes.
+  const double pixels = static_cast<double>(w) * h;
+  const double limit = kMaxRegionImageRatio * static_cast<double>(image.total());
+  if (!(pixels <= limit))
+    throw Error("the region is " + std::to_string(std::lround(std::min<double>(w, 1e15))) + " x " +
+                std::to_string(std::lround(std::min<double>(h, 1e15))) + " pixels, over " +
+                std::to_string(static_cast<int>(kMaxRegionImageRatio)) + " times its image (" +
+                std::to_string(image.cols) + " x " + std::to_string(image.rows) +
+                "): its points lie far outside the image");
   return rotate_crop(image, quad);
 }
 

@@ -13,8 +13,13 @@
 
 namespace ocrforge {
 
+// A region may be at most this many times its image's pixel count.
+constexpr double kMaxRegionImageRatio = 4.0;
+
 // `points` in the pixels of `image` (>= 3). Returns an empty Mat when the
 // straightened region is thinner than `min_side` pixels (degenerate label).
+// Throws Error when the straightened region would have more than
+// kMaxRegionImageRatio times the image's pixels (points far outside it).
 cv::Mat crop_label_region(const cv::Mat& image, const std::vector<std::array<float, 2>>& points, int min_side = 2);
 
 }  // namespace ocrforge
