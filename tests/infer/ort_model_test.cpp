@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 #include <vector>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/infer/cpu_topology.h"
 #include "test_support.h"
 
 using namespace ocrforge;
@@ -54,8 +56,14 @@ TEST(OrtModel, GpuWithoutCudaProviderIsRefused) {
   }
 }
 
-TEST(OrtModel, ExplicitThreadCountsAreHonoured) {
-  EXPECT_EQ(effective_threads(7), 7);
+// Honoured up to the CPUs this process may use (issue 29: --cpu_threads
+// 100000 is capped there, not obeyed).
+TEST(OrtModel, ExplicitThreadCountsAreHonouredUpToTheCpus) {
+  const int cpus = logical_cpu_count();
+  ASSERT_GE(cpus, 1);
+  EXPECT_EQ(effective_threads(7), std::min(7, cpus));
+  EXPECT_EQ(effective_threads(cpus), cpus);
+  EXPECT_EQ(effective_threads(100000), cpus);
   EXPECT_EQ(effective_threads(1), 1);
   EXPECT_EQ(effective_threads(0), 1);
 }

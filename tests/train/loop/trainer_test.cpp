@@ -2,7 +2,10 @@
 // ctest-labels: slow train (trains for seconds to minutes on all cores: runs alone)
 #include "ocrforge/train/loop/trainer.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
@@ -13,6 +16,7 @@
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/stop_signal.h"
 #include "ocrforge/train/tasks/rec/rec_model.h"
+#include "test_support.h"
 #include "train/tasks/rec/trainer_fixture.h"
 
 namespace fs = std::filesystem;
@@ -131,4 +135,37 @@ TEST(Trainer, PretrainedLoadsWeightsOnlyAndReportsSkips) {
   const std::string log = test::read_text(other + "/train.log");
   EXPECT_NE(log.find("load pretrained model"), std::string::npos);
   EXPECT_NE(log.find("(shape mismatch)"), std::string::npos);
+}
+
+// One training run per save_model_dir (issue 29): while another process
+// holds the folder's lock, a run into it stops before writing anything,
+// naming the key and the holder. The lock is taken here on a descriptor of
+// its own, which flock(2) treats as another holder.
+TEST(Trainer, ASecondRunIntoTheSameSaveModelDirIsRefusedNamingTheHolder) {
+  auto t = test::make_tiny_task("save_dir_locked", 8);
+  fs::create_directories(t.save_dir);
+  const std::string lock_path = t.save_dir + "/.ocrforge.lock";
+  test::write_text(lock_path, "pid 4242 on another-host since 2026-12-03 10:00:00\n");
+  const int fd = ::open(lock_path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  const std::string message = test::message_of<Error>([&] { Trainer trainer(config_for(t, 1, 8)); });
+  ::close(fd);
+  EXPECT_NE(message.find("Global.save_model_dir"), std::string::npos) << message;
+  EXPECT_NE(message.find("pid 4242 on another-host"), std::string::npos) << message;
+  EXPECT_FALSE(fs::exists(t.save_dir + "/train.log")) << "nothing may be written into a folder in use";
+  EXPECT_FALSE(fs::exists(t.save_dir + "/config.yml"));
+  // Released: the same folder trains.
+  Trainer trainer(config_for(t, 1, 8));
+  EXPECT_EQ(trainer.train(), TrainOutcome::Completed);
+}
+
+TEST(Trainer, ASaveModelDirThatCannotBeCreatedIsAnErrorNamingTheKey) {
+  auto t = test::make_tiny_task("save_dir_unusable", 8);
+  test::write_text(t.dir + "/a_file", "x");
+  const std::string message = test::message_of<Error>(
+      [&] { Trainer trainer(config_for(t, 1, 8, {"Global.save_model_dir=" + t.dir + "/a_file/out"})); });
+  EXPECT_NE(message.find("Global.save_model_dir '" + t.dir + "/a_file/out': cannot create the folder"),
+            std::string::npos)
+      << message;
 }

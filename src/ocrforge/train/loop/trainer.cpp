@@ -1,28 +1,64 @@
 #include "ocrforge/train/loop/trainer.h"
-#include "ocrforge/train/loop/trainer_state.h"
-#include "ocrforge/train/tasks/task_registry.h"
-#include "ocrforge/train/tasks/training_schema.h"
 
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include <nlohmann/json.hpp>
 
+#include "ocrforge/core/atomic_file.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/train/dist/dist_env.h"
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/stop_signal.h"
 #include "ocrforge/train/loop/train_log.h"
+#include "ocrforge/train/loop/trainer_state.h"
 #include "ocrforge/train/loop/training_curve.h"
 #include "ocrforge/train/optim/optimizer_factory.h"
+#include "ocrforge/train/tasks/task_registry.h"
+#include "ocrforge/train/tasks/training_schema.h"
 
 namespace fs = std::filesystem;
 
 namespace ocrforge {
+
+namespace {
+
+// Creates Global.save_model_dir and takes its lock (one training run per
+// folder, as `ocr` locks its output folder): a run of another process into
+// the same folder stops before writing anything, naming the holder. Trainers
+// of one process share the lock (a resume test, a program training twice).
+// Error naming the key when the folder cannot be created or written.
+std::shared_ptr<FolderLock> claim_save_model_dir(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw Error("Global.save_model_dir '" + dir + "': cannot create the folder (" +
+                (ec ? ec.message() : std::string("a file of that name exists")) +
+                "); choose a folder you can write: -o Global.save_model_dir=DIR");
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw Error("Global.save_model_dir '" + dir + "' is not writable (" + std::strerror(errno) +
+                "); choose a folder you can write: -o Global.save_model_dir=DIR");
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<FolderLock>> held;
+  const std::string key = fs::weakly_canonical(dir, ec).string();
+  std::lock_guard<std::mutex> guard(mutex);
+  if (auto lock = held[key].lock()) return lock;
+  auto lock = std::make_shared<FolderLock>(dir, "Global.save_model_dir");
+  held[key] = lock;
+  return lock;
+}
+
+}  // namespace
 
 
 Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> comm)
@@ -65,7 +101,7 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
   // Evaluation writes nothing into save_model_dir; training logs and saves
   // the resolved config there (rank 0 only).
   const bool writes = mode == TrainerMode::Train && comm_->is_main();
-  if (writes) fs::create_directories(opt_.save_model_dir);
+  if (writes) s_->save_dir_lock = claim_save_model_dir(opt_.save_model_dir);
   s_->log = std::make_unique<TrainLog>(writes ? opt_.save_model_dir + "/train.log" : "", comm_->is_main());
   if (writes) config_.save(opt_.save_model_dir + "/config.yml");
   s_->progress.main_indicator = opt_.main_indicator;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "ocrforge/core/atomic_file.h"
 #include "ocrforge/train/data/batch_loader.h"
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/schedule.h"
@@ -24,6 +25,7 @@ struct Trainer::State {
   std::unique_ptr<LrSchedule> lr;
   std::unique_ptr<Schedule> schedule;
   std::unique_ptr<BatchLoader> train_loader, eval_loader;
+  std::shared_ptr<FolderLock> save_dir_lock;  // Global.save_model_dir, held while this trainer lives (rank 0, training)
   std::unique_ptr<TrainLog> log;
   std::unique_ptr<TrainMonitor> monitor;  // Global.metrics_port, rank 0 only
   TrainingCurve curve;
