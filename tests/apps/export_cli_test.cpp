@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <functional>
 #include <set>
 #include <sstream>
 
@@ -87,35 +86,30 @@ void train_and_export(const std::string& cfg, const std::string& dir, const std:
   ASSERT_EQ(exp.exit_code, 0) << exp.out << exp.err;
 }
 
-// Rewrites the CTC head of the checkpoint at `prefix` (a model of config
-// `cfg`, 10 digits + blank) with `set(weight, bias)`.
-void set_ctc_head(const std::string& prefix, const std::string& cfg,
-                  const std::function<void(torch::Tensor& weight, torch::Tensor& bias)>& set) {
+// Sets the CTC head of the checkpoint at `prefix` (a model of config `cfg`,
+// 10 digits + blank) so that every time step of every image is class
+// `cls`: weight 0, bias +10 for `cls` and -10 for the others. The checkpoint
+// then reads any crop as one known character, whatever the CPU.
+void force_ctc_class(const std::string& prefix, const std::string& cfg, int cls) {
   const YAML::Node arch = YAML::LoadFile(cfg)["Architecture"];
   RecModel model(rec_arch_from_yaml(arch, 11));
   const CheckpointData data = load_checkpoint(prefix, *model, nullptr);
-  torch::Tensor weight, bias;
-  for (auto& item : model->named_parameters()) {
-    if (item.key() == "head.fc.weight") weight = item.value();
-    if (item.key() == "head.fc.bias") bias = item.value();
-  }
-  ASSERT_TRUE(weight.defined() && bias.defined()) << "head.fc.weight / head.fc.bias not found";
+  int set = 0;
   {
     torch::NoGradGuard no_grad;
-    set(weight, bias);
+    for (auto& item : model->named_parameters()) {
+      if (item.key() == "head.fc.weight") {
+        item.value().zero_();
+        ++set;
+      } else if (item.key() == "head.fc.bias") {
+        item.value().fill_(-10.f);
+        item.value()[cls] = 10.f;
+        ++set;
+      }
+    }
   }
+  ASSERT_EQ(set, 2) << "head.fc.weight / head.fc.bias not found";
   save_checkpoint(prefix, *model, nullptr, data);
-}
-
-// Every time step of every image reads class `cls`: weight 0, bias +10 for
-// `cls` and -10 for the others. The checkpoint then reads any crop as one
-// known character, whatever the CPU.
-void force_ctc_class(const std::string& prefix, const std::string& cfg, int cls) {
-  set_ctc_head(prefix, cfg, [&](torch::Tensor& weight, torch::Tensor& bias) {
-    weight.zero_();
-    bias.fill_(-10.f);
-    bias[cls] = 10.f;
-  });
 }
 
 // Seeded random weights of unit gain in every layer (each matrix or kernel
