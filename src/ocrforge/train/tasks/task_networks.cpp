@@ -27,7 +27,6 @@ std::unique_ptr<Network> open_checkpoint(const std::string& path, const std::str
   if (model_type_name(type) != role)
     throw Error("'" + file + "' is a " + model_type_name(type) + " checkpoint, not " + what_reads(role) + " (use it with --" +
                 model_type_name(type) + "_model_dir)");
-  at::set_num_threads(std::max(1, threads));
   std::shared_ptr<Task> task = make_task(config, trainer_spec_from_config(config), torch::kCPU);
   const Task::InferenceForward f = task->inference_forward(config, file, "--" + role + "_model_dir");
   // Every tensor must fit; a MultiHead's training-only SARHead may be absent or extra.
