@@ -278,6 +278,48 @@ TEST(TipcPlan, PpOcrV4FineTuneFleetFormsLaunchOnTwoNodes) {
   EXPECT_NE(gpu.stages[0].log_path.find("norm_train_gpus_0,1_autocast_fp32_nodes_2_train.log"), std::string::npos);
 }
 
+// PaddleOCR's rec_mv3_none_bilstm_ctc_v2_0 and det_mv3_east_v2_0 files leave the
+// inference_dir slot as a bare `##` line: the model is inferred from the save folder
+// itself, and whole_infer finds its train_model slot by name.
+TEST(TipcPlan, ABareHashLineInPlaceOfInferenceDirInfersFromTheSaveFolder) {
+  for (const char* name : {"rec_mv3_none_bilstm_ctc_v2_0", "det_mv3_east_v2_0"}) {
+    SCOPED_TRACE(name);
+    const TipcConfig c =
+        TipcConfig::load(test::source_dir() + "/test_tipc/configs/" + name + "/train_infer_python.txt");
+    TipcPlanParams o;
+    o.mode = "lite_train_lite_infer";
+    const TipcPlan p = plan_tipc(c, o);
+    int infers = 0;
+    std::string save;
+    for (const TipcStage& s : p.stages) {
+      if (s.kind == "train") save = s.log_path.substr(0, s.log_path.find("_nodes_"));
+      if (s.kind != "infer") continue;
+      ++infers;
+      const std::string flag = std::string(name).rfind("rec", 0) == 0 ? "--rec_model_dir=" : "--det_model_dir=";
+      EXPECT_NE(s.command().find(flag + save + " "), std::string::npos) << s.command();
+      EXPECT_EQ(s.command().find("##"), std::string::npos) << s.command();
+    }
+    EXPECT_GT(infers, 0);
+
+    o.mode = "whole_infer";
+    const TipcPlan w = plan_tipc(c, o);
+    ASSERT_FALSE(w.stages.empty());
+    EXPECT_EQ(w.stages[0].kind, "export");
+    EXPECT_NE(w.stages[0].command().find("Global.checkpoints=./inference/"), std::string::npos) << w.stages[0].command();
+  }
+}
+
+TEST(TipcPlan, WholeInferWithoutAnyModelSlotNamesWhatIsMissing) {
+  std::string text = test::read_text(test::source_dir() + "/test_tipc/configs/rec_mv3_none_bilstm_ctc_v2_0/train_infer_python.txt");
+  const std::string from = "train_model:";
+  text.replace(text.find(from), from.size(), "some_model:");
+  TipcPlanParams o;
+  o.mode = "whole_infer";
+  const std::string m = test::message_of<Error>([&] { plan_tipc(TipcConfig::parse(text, "edited.txt"), o); });
+  EXPECT_NE(m.find("edited.txt"), std::string::npos) << m;
+  EXPECT_NE(m.find("train_model"), std::string::npos) << m;
+}
+
 TEST(TipcPlan, UnknownModesAndToolsAreUsageErrors) {
   TipcPlanParams o;
   o.mode = "lite_train";

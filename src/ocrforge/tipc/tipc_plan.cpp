@@ -43,6 +43,21 @@ TipcEntry after(const TipcSection& s, const std::string& anchor, int offset) {
   return s.entries[static_cast<size_t>(i + offset)];
 }
 
+// whole_infer's model slot: the line after `inference_dir:`, which PaddleOCR's files call
+// infer_model or train_model; where that slot is a bare `##` line, the first entry of that name.
+TipcEntry model_slot_of(const TipcConfig& c, const TipcSection& infer) {
+  if (infer.find("inference_dir")) {
+    const TipcEntry slot = after(infer, "inference_dir", 1);
+    if (slot.key == "infer_model" || slot.key == "train_model") return slot;
+    throw Error(c.source() + ": [infer_params] the line after 'inference_dir:' must be infer_model: or train_model:, got '" +
+                slot.key + "'");
+  }
+  for (const char* key : {"infer_model", "train_model"})
+    if (const TipcEntry* e = infer.find(key)) return *e;
+  throw Error(c.source() + ": [infer_params] has neither an 'inference_dir:' line nor an infer_model: / train_model: line "
+              "(the model whole_infer reads)");
+}
+
 // The inference flag block: the entries after `inference:` in order.
 struct InferKeys {
   TipcEntry use_gpu, mkldnn, threads, batch, trt, precision, model_dir, image_dir, save_log, benchmark, extra;
@@ -266,10 +281,7 @@ TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanParams& o) {
   if (o.mode == "whole_infer") {
     // Export (where infer_export names a command) and infer each listed model.
     // The model slot follows inference_dir; PaddleOCR's files call it infer_model or train_model.
-    const TipcEntry model_slot = after(infer, "inference_dir", 1);
-    if (model_slot.key != "infer_model" && model_slot.key != "train_model")
-      throw Error(c.source() + ": [infer_params] the line after 'inference_dir:' must be infer_model: or train_model:, got '" +
-                  model_slot.key + "'");
+    const TipcEntry model_slot = model_slot_of(c, infer);
     const std::vector<std::string> models = tipc_list(model_slot.value);
     const std::vector<std::string> exports = tipc_list(need(c, infer, "infer_export").value);
     const std::vector<std::string> quant = tipc_list(need(c, infer, "infer_quant").value);
@@ -300,7 +312,9 @@ TipcPlan plan_tipc(const TipcConfig& c, const TipcPlanParams& o) {
   const TipcEntry train_extra = after(train, "train_infer_img_dir", 1);
   const TipcEntry trainer1 = after(train, "distill_train", 1), trainer2 = after(train, "distill_train", 2);
   const TipcEntry export1 = after(infer, "distill_export", 1), export2 = after(infer, "distill_export", 2);
-  const std::string inference_dir = need(c, infer, "inference_dir").value;
+  // Some of PaddleOCR's files leave the inference_dir slot as a bare `##` line:
+  // their script then reads an empty value and infers from the save folder itself.
+  const std::string inference_dir = infer.find("inference_dir") ? infer.find("inference_dir")->value : "";
   const TipcEntry eval_py = eval ? after(*eval, "eval", 0) : TipcEntry{};
   const TipcEntry eval_extra = eval ? after(*eval, "eval", 1) : TipcEntry{};
 
