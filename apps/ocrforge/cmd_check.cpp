@@ -121,9 +121,12 @@ void step(const std::string& name, F&& f) {
 int cmd_check(const Args& args) {
   if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
     std::cout << "usage: ocrforge check\n  verifies the installation: build, devices, a training step per device, "
-                 "a 2-worker all-reduce\n";
+                 "a 2-worker all-reduce\n"
+                 "usage: ocrforge check -c CONFIG.yml [-o Section.key=value ...]\n  validates a training config "
+                 "without training: keys, network (parameter count), dictionary; missing data is a warning\n";
     return 0;
   }
+  if (is_config_check(args)) return cmd_check_config(args);
   if (!args.empty()) throw UsageError("check takes no arguments (got '" + args[0] + "')");
   const bool cuda = torch::cuda::is_available();
   const int gpus = cuda ? static_cast<int>(torch::cuda::device_count()) : 0;

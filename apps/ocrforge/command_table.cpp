@@ -46,7 +46,7 @@ const std::vector<Command>& command_table() {
        CommandPart::Torch, TORCH(cmd_export)},
       {"launch", "[--ips=..] [--nproc_per_node=N] train -c CFG", "distributed training (docs/distributed.md)",
        CommandPart::Launch, LAUNCH(cmd_launch)},
-      {"check", "", "verify the installation: build, devices, a training step, a 2-worker all-reduce",
+      {"check", "[-c CFG]", "verify the installation (build, devices, a training step, a 2-worker all-reduce), or with -c a training config without training",
        CommandPart::Torch, TORCH(cmd_check)},
   };
   return table;

@@ -82,10 +82,11 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
 
   s_->task = make_task(config_, opt_, s_->device);
   if (opt_.main_indicator.empty()) opt_.main_indicator = s_->task->default_main_indicator();
-  if (mode == TrainerMode::Train) s_->task->check_trainable();
+  if (mode != TrainerMode::Eval) s_->task->check_trainable();
 
   if (mode == TrainerMode::Train) s_->train_loader = s_->task->make_loader("Train", true, comm_->rank(), comm_->world_size());
-  if (root["Eval"] && comm_->is_main()) s_->eval_loader = s_->task->make_loader("Eval", false, 0, 1);
+  if (root["Eval"] && comm_->is_main() && mode != TrainerMode::Check)
+    s_->eval_loader = s_->task->make_loader("Eval", false, 0, 1);
 
   s_->opt_spec = optimizer_spec_from_yaml(root["Optimizer"], opt_.epoch_num);
   if (opt_.grad_clip > 0 && s_->opt_spec.clip_norm_global <= 0) s_->opt_spec.clip_norm_global = opt_.grad_clip;
@@ -102,10 +103,11 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
   // the resolved config there (rank 0 only).
   const bool writes = mode == TrainerMode::Train && comm_->is_main();
   if (writes) s_->save_dir_lock = claim_save_model_dir(opt_.save_model_dir);
-  s_->log = std::make_unique<TrainLog>(writes ? opt_.save_model_dir + "/train.log" : "", comm_->is_main());
+  s_->log = std::make_unique<TrainLog>(writes ? opt_.save_model_dir + "/train.log" : "",
+                                       comm_->is_main() && mode != TrainerMode::Check);
   if (writes) config_.save(opt_.save_model_dir + "/config.yml");
   s_->progress.main_indicator = opt_.main_indicator;
-  load_initial_weights();
+  if (mode != TrainerMode::Check) load_initial_weights();
   comm_->broadcast_parameters(task->model());
   if (mode == TrainerMode::Train) s_->log->info("config:\n" + config_.to_yaml());
   for (const auto& w : task->startup_warnings()) s_->log->warning(w);

@@ -17,7 +17,10 @@ namespace ocrforge {
 
 enum class TrainOutcome { Completed, Stopped, NanLoss };
 // Eval: no Train loader, nothing written to save_model_dir.
-enum class TrainerMode { Train, Eval };
+// Check (`ocrforge check -c`): the config validated and the task, optimizer
+// and schedule built as for training, then nothing more: no loader, no
+// weights loaded, nothing logged or written (loop/config_check.h).
+enum class TrainerMode { Train, Eval, Check };
 
 class Trainer {
  public:
