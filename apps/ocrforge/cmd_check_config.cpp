@@ -35,6 +35,11 @@ bool is_config_check(const Args& args) {
 
 int cmd_check_config(const Args& args) {
   const TrainArgs t = parse_train_args(args, "check");
+  if (t.help) {
+    std::cout << train_usage("check") << "  validates the config without training (exit 0: training can start once "
+                                         "the data is there; 2: refused, with the reason)\n";
+    return 0;
+  }
   std::cout << "config: " << t.config << std::endl;
   ConfigCheckReport r;
   try {

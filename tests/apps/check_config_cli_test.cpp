@@ -4,6 +4,7 @@
 // does not build.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <regex>
 
 #include "test_support.h"
@@ -21,8 +22,10 @@ test::CommandResult check(const std::string& args, const std::string& name) {
 }  // namespace
 
 TEST(CheckConfigCli, AGoodConfigPassesAndPrintsItsParameterCount) {
-  auto r = check("-c configs/rec/rec_tiny_test.yml", "check_cfg_good");
+  const std::string save = test::fresh_dir("check_cfg_good_save") + "/out";
+  auto r = check("-c configs/rec/rec_tiny_test.yml -o Global.save_model_dir=" + save, "check_cfg_good");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_FALSE(std::filesystem::exists(save)) << "check trains nothing and writes nothing";
   EXPECT_TRUE(std::regex_search(r.out, std::regex("network: [0-9,]+ parameters \\(backbone [0-9,]+, neck [0-9,]+, "
                                                   "head [0-9,]+\\)")))
       << r.out;
