@@ -14,6 +14,7 @@
 #   WORK_DIR  crops, checkpoints and the export; default ./output/model_en
 # environment:
 #   STEPS (100) training steps of BATCH (16) lines; THREADS (2) LibTorch threads;
+#   MIX ("40 32 18 10") percent of receipt, form, synthetic and scene lines a pass;
 #   STAGE (all)  data | train | export | all;  BUILD (build) the build folder;
 #   OCRFORGE_TRAIN ($BUILD/ocrforge) the binary that runs train / export.
 # The export lands in WORK_DIR/inference; copying it to models/en/rec and
@@ -29,6 +30,7 @@ mkdir -p "$work" && work=$(cd "$work" && pwd)
 cd "$repo"
 steps=${STEPS:-100}
 batch=${BATCH:-16}
+mix=${MIX:-40 32 18 10}
 threads=${THREADS:-2}
 stage=${STAGE:-all}
 build=$(cd "${BUILD:-$repo/build}" 2>/dev/null && pwd || echo "${BUILD:-$repo/build}")
@@ -95,14 +97,17 @@ ratio_for() { awk -v n="$(wc -l < "$1")" -v c="$2" 'BEGIN { r = c / n; if (r > 1
 
 train() {
   [ -f "$work/train_sroie.txt" ] || die "no crops in $work: run STAGE=data first"
-  # One pass of STEPS x BATCH lines: 40 % receipts, 32 % forms, 18 % synthetic, 10 % scene words.
+  # One pass of STEPS x BATCH lines, MIX percent receipts, forms, synthetic lines, scene words.
+  # SROIE's labels are upper case: with this share the model learned to write
+  # upper-case letters inside mixed-case words (docs/shipped-models.md).
   local total=$((steps * batch + batch / 2))
-  local rs rf ry ri
-  rs=$(ratio_for "$work/train_sroie.txt" $((total * 40 / 100)))
-  rf=$(ratio_for "$work/train_funsd.txt" $((total * 32 / 100)))
-  ry=$(ratio_for "$work/train_synth.txt" $((total * 18 / 100)))
-  ri=$(ratio_for "$work/train_ic15.txt" $((total * 10 / 100)))
-  log "training $steps steps of $batch (ratios $rs $rf $ry $ri), $threads threads"
+  local ps pf py pi rs rf ry ri
+  read -r ps pf py pi <<< "$mix"
+  rs=$(ratio_for "$work/train_sroie.txt" $((total * ps / 100)))
+  rf=$(ratio_for "$work/train_funsd.txt" $((total * pf / 100)))
+  ry=$(ratio_for "$work/train_synth.txt" $((total * py / 100)))
+  ri=$(ratio_for "$work/train_ic15.txt" $((total * pi / 100)))
+  log "training $steps steps of $batch, mix $mix (ratios $rs $rf $ry $ri), $threads threads"
   "$ocrt" train -c "$cfg" -o \
     Global.save_model_dir="$work/ckpt" Global.num_threads="$threads" Global.epoch_num=1 \
     Train.loader.batch_size_per_card="$batch" \

@@ -51,3 +51,18 @@ TEST(OcrLangCli, MissingEnModelFileIsNamed) {
                                     dir);
   EXPECT_EQ(ch.exit_code, 0) << ch.err;
 }
+
+// The shipped en recognizer keeps the spaces of an English receipt that the
+// default model drops ("107State Street", "07-24-201706:59PM").
+TEST(OcrLangCli, EnReadsAReceiptWithItsSpaces) {
+  if (!fs::exists(test::source_dir() + "/models/en/rec/inference.onnx")) GTEST_SKIP() << "models/en is absent";
+  const std::string dir = test::fresh_dir("lang_en");
+  const std::string receipt = test::data_dir() + "/samples/imgs_en_254.jpg";
+  const auto en = test::ocr("--lang en --image_dir " + receipt + " --visualize false --draw_img_save_dir " + dir + "/en", dir);
+  ASSERT_EQ(en.exit_code, 0) << en.err;
+  EXPECT_NE(en.out.find("107 State Street\t"), std::string::npos) << en.out;
+  EXPECT_NE(en.out.find("07-24-2017 06:59 PM\t"), std::string::npos) << en.out;
+  const auto ch = test::ocr("--image_dir " + receipt + " --visualize false --draw_img_save_dir " + dir + "/ch", dir);
+  ASSERT_EQ(ch.exit_code, 0) << ch.err;
+  EXPECT_EQ(ch.out.find("107 State Street\t"), std::string::npos) << "the default model is not the en one:\n" << ch.out;
+}
