@@ -2,7 +2,9 @@
 #   make demo   bootstrap (packages, ONNX Runtime, default models), build the reading binary, read a sample image
 #   make test   bootstrap, build, run every test (what CI runs)
 # Other targets: test-fast (unit tests only: `ctest -L unit -LE slow`, no
-# models, no multi-process runs), build, bootstrap, bench, install, clean.
+# models, no multi-process runs), build, bootstrap, bench, install, clean,
+# model-en (remake the English document recognizer from the shared data:
+# scripts/make_model_en.sh, docs/shipped-models.md; DATA=../shared/data).
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -19,7 +21,7 @@ export CCACHE_MAXSIZE ?= 5G
 # ccache may ignore the PCH's __DATE__/__TIME__ and its defines.
 export CCACHE_SLOPPINESS ?= pch_defines,time_macros,include_file_mtime,include_file_ctime
 
-.PHONY: all demo test test-fast build bootstrap bench install clean
+.PHONY: all demo test test-fast build bootstrap bench install clean model-en
 all: build
 
 bootstrap:
@@ -46,6 +48,11 @@ test-fast: build
 
 bench: build
 	bash bench/run_benchmarks.sh $(BUILD)
+
+DATA ?= ../shared/data
+model-en: bootstrap $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS) --target ocrforge ocrforge-train
+	BUILD=$(BUILD) bash scripts/make_model_en.sh $(DATA)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

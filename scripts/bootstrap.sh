@@ -118,6 +118,18 @@ install_models() {
   log "default models installed in models/PP-OCRv4 (det, rec, cls, ppocr_keys_v1.txt)"
 }
 
+# The en recognizer (models/en, `ocrforge ocr --lang en`) is part of the
+# repository, made by scripts/make_model_en.sh; its files are pinned in
+# models/en/SHA256SUMS so a damaged or half-replaced copy is caught here.
+check_en_model() {
+  local sums=$repo/models/en/SHA256SUMS
+  if [ ! -f "$sums" ]; then log "en model: absent (models/en/SHA256SUMS); --lang en is unavailable"; return; fi
+  (cd "$repo/models/en" && sha256sum -c --quiet SHA256SUMS) ||
+    { echo "bootstrap: models/en does not match models/en/SHA256SUMS: restore it with git (git checkout -- models/en) or remake it with make model-en" >&2; exit 1; }
+  log "en model: models/en matches its pinned sha256"
+}
+
 install_packages
 if [ -z "${ONNXRUNTIME_ROOT:-}" ]; then install_ort; else log "using ONNX Runtime at $ONNXRUNTIME_ROOT"; fi
 install_models
+check_en_model

@@ -1,5 +1,6 @@
 #include "ocr_flags.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -9,6 +10,7 @@
 #include "ocrforge/infer/cpu_topology.h"
 #include "ocrforge/infer/export_folder.h"
 #include "ocrforge/infer/image_reader.h"
+#include "ocrforge/infer/lang_models.h"
 
 namespace ocrforge {
 
@@ -39,6 +41,9 @@ void declare_ocr_flags(FlagSet& f) {
   using K = FlagSet::Kind;
   const OcrParams d = default_ocr_params();
   f.add("image_dir", "", "image file or folder (jpg, png, bmp, tiff, webp)");
+  f.add("lang", available_langs().front(),
+        "model set: ch (PP-OCRv4, Chinese and English) or en (its recognizer fine-tuned on English/Latin "
+        "documents, models/en/rec; docs/shipped-models.md); --rec_model_dir wins");
   f.add("det_model_dir", d.det.model_dir, "detection model: .onnx file or folder with inference.onnx");
   f.add("rec_model_dir", d.rec.model_dir, "recognition model: .onnx file or folder with inference.onnx");
   f.add("cls_model_dir", d.cls.model_dir, "direction classifier model: .onnx file or folder");
@@ -195,6 +200,15 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
 
   auto& rec = p.rec;
   rec.model_dir = f.get("rec_model_dir");
+  const std::string lang = f.get("lang");
+  const auto langs = available_langs();
+  if (std::find(langs.begin(), langs.end(), lang) == langs.end()) {
+    std::string list;
+    for (const auto& l : langs) list += (list.empty() ? "" : ", ") + l;
+    throw UsageError("--lang '" + lang + "' has no model set; available: " + list);
+  }
+  // The language's recognizer unless one was named (det and cls are shared by every set).
+  if (lang != langs.front() && !f.was_set("rec_model_dir")) rec.model_dir = ocr_params_for_lang(lang).rec.model_dir;
   auto rs = image_shape(f, "rec_image_shape");
   rec.image_h = rs[1];
   rec.image_w = rs[2];

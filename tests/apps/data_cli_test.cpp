@@ -190,3 +190,56 @@ TEST(DataCli, AUtf8BomDoesNotCostTheFirstLine) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(lines_of(test::read_text(dir + "/rec/rec_gt.txt")).size(), 1u) << r.err;
 }
+
+// Active learning: the N lowest-score lines of an `ocr --save_label` file, in
+// PPOCRLabel's layout (score dropped, difficult kept), pages in file order.
+TEST(DataCli, SelectUncertainWritesTheLowestScoreLinesAsALabelFile) {
+  const std::string dir = test::fresh_dir("data_select");
+  test::write_text(dir + "/Label.txt",
+                   "imgs/a.jpg\t[{\"transcription\": \"sure\", \"points\": [[0, 0], [9, 0], [9, 9], [0, 9]], "
+                   "\"difficult\": false, \"score\": 0.99}, "
+                   "{\"transcription\": \"unsure\", \"points\": [[0, 10], [9, 10], [9, 19], [0, 19]], "
+                   "\"difficult\": false, \"score\": 0.41}]\n"
+                   "imgs/b.jpg\t[{\"transcription\": \"worst\", \"points\": [[1, 1], [8, 1], [8, 8], [1, 8]], "
+                   "\"difficult\": false, \"score\": 0.2}]\n"
+                   "imgs/c.jpg\t[{\"transcription\": \"fine\", \"points\": [[1, 1], [8, 1], [8, 8], [1, 8]], "
+                   "\"difficult\": false, \"score\": 0.95}]\n");
+  const auto r = test::run_command(test::binary() + " data select --uncertain 2 --label " + dir + "/Label.txt --out " +
+                                       dir + "/to_correct.txt",
+                                   dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("selected 2 of 4 lines"), std::string::npos) << r.out;
+  const auto out = lines_of(test::read_text(dir + "/to_correct.txt"));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0],
+            "imgs/a.jpg\t[{\"difficult\":false,\"points\":[[0,10],[9,10],[9,19],[0,19]],\"transcription\":\"unsure\"}]");
+  EXPECT_EQ(out[1], "imgs/b.jpg\t[{\"difficult\":false,\"points\":[[1,1],[8,1],[8,8],[1,8]],\"transcription\":\"worst\"}]");
+
+  // More than there are: all of them, with a note.
+  const auto all = test::run_command(test::binary() + " data select --uncertain 10 --label " + dir +
+                                         "/Label.txt --out " + dir + "/all.txt",
+                                     dir);
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_EQ(lines_of(test::read_text(dir + "/all.txt")).size(), 3u);
+  EXPECT_NE(all.err.find("more lines than the 4"), std::string::npos) << all.err;
+}
+
+TEST(DataCli, SelectRefusesLabelsWithoutScoresAndBadUsage) {
+  const std::string dir = test::fresh_dir("data_select_bad");
+  test::write_text(dir + "/det_gt.txt",
+                   "imgs/a.jpg\t[{\"transcription\": \"x\", \"points\": [[0, 0], [9, 0], [9, 9], [0, 9]]}]\n");
+  auto r = test::run_command(test::binary() + " data select --uncertain 1 --label " + dir + "/det_gt.txt --out " + dir +
+                                 "/o.txt",
+                             dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("no numeric \"score\""), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--save_label"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/o.txt"));
+  r = test::run_command(test::binary() + " data select --label " + dir + "/det_gt.txt --out " + dir + "/o.txt", dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--uncertain"), std::string::npos) << r.err;
+  r = test::run_command(test::binary() + " data select --uncertain 1 --label " + dir + "/det_gt.txt --out " + dir +
+                            "/det_gt.txt",
+                        dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+}

@@ -54,6 +54,8 @@ TEST(ResultFiles, LabelLineIsRelativeToLabelFolder) {
   const std::string s = label_file_line("/data/set/imgs/x.jpg", "/data/set/Label.txt", sample_result());
   EXPECT_EQ(s.substr(0, s.find('\t')), "imgs/x.jpg");
   EXPECT_NE(s.find("\"difficult\": false"), std::string::npos);
+  // The recognition score, for `data select --uncertain`.
+  EXPECT_NE(s.find("\"difficult\": false, \"score\": 0.9}"), std::string::npos) << s;
   const std::string outside = label_file_line("/elsewhere/x.jpg", "/data/set/Label.txt", sample_result());
   EXPECT_EQ(outside.substr(0, outside.find('\t')), "/elsewhere/x.jpg");
 }

@@ -1,5 +1,7 @@
 #include "ocrforge/infer/result_files.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -34,7 +36,7 @@ static std::string points_json(const std::vector<cv::Point2f>& polygon) {
   return out + "]";
 }
 
-std::string lines_to_label_json(const std::vector<OcrLine>& lines, bool difficult) {
+std::string lines_to_label_json(const std::vector<OcrLine>& lines, bool difficult, bool score) {
   // Written by hand so the layout matches Python's json.dumps byte for byte
   // (", " and ": " separators, keys in PaddleOCR's order).
   std::string out = "[";
@@ -42,6 +44,11 @@ std::string lines_to_label_json(const std::vector<OcrLine>& lines, bool difficul
     if (i) out += ", ";
     out += "{\"transcription\": " + json_string(lines[i].text) + ", \"points\": " + points_json(lines[i].polygon);
     if (difficult) out += ", \"difficult\": false";
+    if (score) {
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "%.6g", static_cast<double>(lines[i].score));
+      out += std::string(", \"score\": ") + buf;
+    }
     out += "}";
   }
   return out + "]";
@@ -113,7 +120,7 @@ std::string label_file_line(const std::string& image_path, const std::string& la
   fs::path img = fs::absolute(image_path, ec);
   fs::path rel = fs::relative(img, dir, ec);
   std::string shown = (ec || rel.empty() || *rel.begin() == "..") ? img.string() : rel.string();
-  return shown + "\t" + lines_to_label_json(result.lines, true);
+  return shown + "\t" + lines_to_label_json(result.lines, true, true);
 }
 
 }  // namespace ocrforge

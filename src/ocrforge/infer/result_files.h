@@ -10,8 +10,10 @@ namespace ocrforge {
 
 // PaddleOCR's JSON for one image's lines, as json.dumps(..., ensure_ascii=False):
 // [{"transcription": "text", "points": [[x, y], ...]}, ...] with integer points.
-// `difficult` adds "difficult": false to each entry (PPOCRLabel's Label.txt).
-std::string lines_to_label_json(const std::vector<OcrLine>& lines, bool difficult = false);
+// `difficult` adds "difficult": false to each entry (PPOCRLabel's Label.txt);
+// `score` adds "score": the line's recognition score (what `ocrforge data
+// select --uncertain` ranks by; PPOCRLabel ignores the key).
+std::string lines_to_label_json(const std::vector<OcrLine>& lines, bool difficult = false, bool score = false);
 
 // One line of system_results.txt: "<image file name>\t<lines json>".
 std::string system_results_line(const std::string& image_path, const OcrResult& result);
@@ -25,7 +27,8 @@ std::string result_json(const std::string& image_path, const OcrResult& result, 
                         int page_index = -1);
 
 // Detection label line for --save_label: the image path relative to the
-// label file's folder (absolute when it is elsewhere), then the lines JSON.
+// label file's folder (absolute when it is elsewhere), then the lines JSON
+// (with "difficult" and "score").
 std::string label_file_line(const std::string& image_path, const std::string& label_file,
                             const OcrResult& result);
 
