@@ -272,10 +272,13 @@ TEST(TipcCli, ShippedDetectorCpuConfigPreparesThenRunsEveryStageOnOneNode) {
   fs::create_directory_symlink(test::source_dir() + "/test_tipc/configs", dir + "/test_tipc/configs");
   fs::create_directory_symlink(test::source_dir() + "/configs", dir + "/configs");
   const std::string cfg = "test_tipc/configs/ch_ppocr_mobile_v2_0_det/train_linux_cpu_normal_normal_infer_python_linux_cpu.txt";
+  // Two training pages (the lite default is 4): one step of the config's batch 2 per epoch.
   auto prepare = test::run_command(
-      "cd " + dir + " && " + test::binary() + " tipc prepare " + cfg + " lite_train_lite_infer --real_data=", dir);
+      "cd " + dir + " && " + test::binary() + " tipc prepare " + cfg + " lite_train_lite_infer --num_train 2 --real_data=",
+      dir);
   ASSERT_EQ(prepare.exit_code, 0) << prepare.out << prepare.err;
-  EXPECT_NE(prepare.out.find("made\t./train_data/icdar2015/text_localization/train_icdar2015_label.txt\t"), std::string::npos)
+  EXPECT_NE(prepare.out.find("made\t./train_data/icdar2015/text_localization/train_icdar2015_label.txt\t2 synthetic samples"),
+            std::string::npos)
       << prepare.out;
   EXPECT_NE(prepare.out.find("made\t./train_data/icdar2015/text_localization/ch4_test_images/\t2 images"), std::string::npos)
       << prepare.out;
