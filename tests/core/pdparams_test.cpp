@@ -249,6 +249,7 @@ TEST(Pdparams, ReaderRefusesWhatIsNotAStateDictOfNumericArrays) {
   const std::string dir = ocrforge::test::fresh_dir("pdparams_read_errors");
   EXPECT_TRUE(contains(message_of<Error>([&] { read_pdparams(dir + "/missing.pdparams"); }),
                        dir + "/missing.pdparams: cannot open"));
+  EXPECT_TRUE(contains(message_of<Error>([&] { read_pdparams(dir); }), dir + ": is a folder"));
   auto parse = [](const std::string& bytes) {
     return message_of<Error>([&] { ocrforge::parse_pdparams(bytes, "x.pdparams"); });
   };

@@ -2,6 +2,7 @@
 // tensors, with the two extra entries paddle.save adds understood.
 #include "ocrforge/core/pdparams.h"
 
+#include <filesystem>
 #include <fstream>
 #include <unordered_map>
 
@@ -217,13 +218,16 @@ PdParams parse_pdparams(const std::string& bytes, const std::string& source) {
 }
 
 PdParams read_pdparams(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(path + ": is a folder; name the .pdparams file in it");
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw Error(path + ": cannot open the .pdparams file (does it exist and is it readable?)");
   const std::streamoff size = in.tellg();
   std::string bytes(size > 0 ? static_cast<size_t>(size) : 0, '\0');
   in.seekg(0);
   if (size < 0 || !in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-    throw Error(path + ": read error");
+    throw Error(path + ": cannot read the .pdparams file");
   PickleRef root = read_pickle(bytes, path);
   std::string().swap(bytes);  // the tree holds copies: free the file before converting
   return tensors_of(*root, path);

@@ -553,7 +553,11 @@ class Unpickler {
     arr.dtype = s[1]->s;
     arr.byte_order = s[1]->dtype_byte_order;
     arr.fortran_order = s[2]->b;
-    arr.data = s[3]->s;
+    // The bytes move into the array rather than being copied (arrays can be
+    // most of the file); Python never shares one bytes object between arrays.
+    if (s[3]->taken) fail("the same bytes object is the data of two numpy arrays");
+    arr.data = std::move(s[3]->s);
+    s[3]->taken = true;
     arr.built = true;
   }
 

@@ -42,6 +42,7 @@ struct PickleValue {
   bool dtype_built = false;
   std::shared_ptr<PickleArray> array;     // Array
   int depth = 0;                          // container nesting below this value
+  bool taken = false;                     // Bytes moved into an array (not copied)
 
   const char* kind_name() const;
 };
