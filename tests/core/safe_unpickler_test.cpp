@@ -182,3 +182,39 @@ TEST(SafeUnpickler, RefusesSharedMutableContainersAndBadStacks) {
   EXPECT_TRUE(contains(refusal(kProto2 + "Ns."), "the stack is empty"));
   EXPECT_TRUE(contains(refusal(kProto2 + B("X\x02\x00\x00\x00\xff\xfe.")), "not valid UTF-8"));
 }
+
+TEST(SafeUnpickler, DamagedFixturesAreErrorsNeverCrashes) {
+  // Random byte changes, cuts and insertions (fixed seed) in every fixture:
+  // each parse either succeeds or throws Error; anything else fails the test.
+  uint64_t seed = 12345;
+  auto next = [&] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return seed >> 33;
+  };
+  int refused = 0, read = 0;
+  for (const auto& e : fs::directory_iterator(ocrforge::test::data_dir() + "/pdparams")) {
+    if (e.path().extension() != ".pdparams") continue;
+    const std::string good = ocrforge::test::read_text(e.path().string());
+    for (int k = 0; k < 400; ++k) {
+      std::string bad = good;
+      const int edits = 1 + static_cast<int>(next() % 3);
+      for (int j = 0; j < edits && !bad.empty(); ++j) {
+        const size_t at = next() % bad.size();
+        switch (next() % 3) {
+          case 0: bad[at] = static_cast<char>(next() & 0xff); break;
+          case 1: bad.resize(at); break;
+          default: bad.insert(at, 1, static_cast<char>(next() & 0xff)); break;
+        }
+      }
+      try {
+        ocrforge::parse_pdparams(bad, "fuzz");
+        ++read;
+      } catch (const Error& err) {
+        ++refused;
+        ASSERT_EQ(std::string(err.what()).rfind("fuzz: ", 0), 0u) << err.what();
+      }
+    }
+  }
+  EXPECT_GT(refused, 1000);
+  std::cout << refused << " damaged files refused, " << read << " still read\n";
+}
