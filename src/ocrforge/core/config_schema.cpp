@@ -36,6 +36,8 @@ Field global_section() {
       {"num_threads", I}, {"deterministic", B}, {"grad_clip", N},
       // ocrforge's Prometheus monitor of a training run (train/loop/train_monitor.h).
       {"metrics_port", I}, {"metrics_host", S},
+      // ocrforge's: each checkpoint also written as <name>.pdparams (docs/pdparams.md).
+      {"save_pdparams", B},
       // PaddleOCR 2.x det configs carry it (static-graph weights); accepted, unused.
       {"load_static_weights", B},
       // the direction classifier's classes, in the model's output order

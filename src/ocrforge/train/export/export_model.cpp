@@ -28,7 +28,7 @@ ExportReport export_inference_model(const Config& config) {
     // checkpoint trained before ocrforge built its SARHead lacks sar_head.*:
     // export writes the CTC branch only.
     load_checkpoint_ctc_branch(weights, task->model());
-    r.weights_from = checkpoint_path(weights);
+    r.weights_from = weights_path(weights);
   } else {
     r.weights_from = task->own_weights();
   }

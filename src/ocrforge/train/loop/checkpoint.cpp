@@ -13,6 +13,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/fnv1a.h"
 #include "ocrforge/core/text.h"
+#include "ocrforge/train/loop/pdparams_weights.h"
 
 namespace fs = std::filesystem;
 
@@ -33,6 +34,11 @@ static std::string first_line(const std::string& s) { return s.substr(0, s.find(
 
 std::string checkpoint_path(const std::string& prefix) {
   return ends_with(prefix, ".ckpt") ? prefix : prefix + ".ckpt";
+}
+
+std::string weights_path(const std::string& prefix) {
+  const std::string pd = pdparams_file(prefix);
+  return pd.empty() ? checkpoint_path(prefix) : pd;
 }
 
 std::string resolve_checkpoint(const std::string& path) {
@@ -200,28 +206,43 @@ static PretrainedReport copy_weights(const std::map<std::string, torch::Tensor>&
   return r;
 }
 
+// Every missing key, unexpected key and shape mismatch in one Error.
+static void require_fit(const std::string& path, const std::map<std::string, torch::Tensor>& src,
+                        torch::nn::Module& model, const std::string& architecture) {
+  auto dst = model_state(model);
+  std::vector<std::string> missing, unexpected, mismatch;
+  for (const auto& [name, t] : dst) {
+    auto it = src.find(name);
+    if (it == src.end()) missing.push_back(name);
+    else if (it->second.sizes() != t.sizes()) mismatch.push_back(name);
+  }
+  for (const auto& [name, t] : src)
+    if (!dst.count(name)) unexpected.push_back(name);
+  if (!missing.empty() || !unexpected.empty() || !mismatch.empty())
+    throw Error("checkpoint '" + path + "' does not fit this model (a different architecture?): " +
+                (missing.empty() ? "" : "missing keys: " + list(missing) + "; ") +
+                (unexpected.empty() ? "" : "unexpected keys: " + list(unexpected) + "; ") +
+                (mismatch.empty() ? "" : "shape mismatches: " + list(mismatch) + "; ") +
+                "checkpoint architecture: " + architecture);
+}
+
 CheckpointData load_checkpoint(const std::string& prefix, torch::nn::Module& model, torch::optim::Optimizer* optimizer) {
+  const std::string pdparams = pdparams_file(prefix);
+  if (!pdparams.empty()) {
+    const auto src = pdparams_as_model_state(pdparams, model);
+    require_fit(pdparams, src, model, "a PaddlePaddle .pdparams file (Paddle names, mapped as in docs/pdparams.md)");
+    copy_weights(src, model);
+    std::fprintf(stderr, "note: '%s' holds weights only: the optimizer and the epoch count start fresh "
+                 "(PaddleOCR's .pdopt and .states are not read)\n", pdparams.c_str());
+    CheckpointData d;
+    d.progress.main_indicator.clear();  // not in the file: the caller keeps its own
+    return d;
+  }
   const std::string path = checkpoint_path(prefix);
   RawCheckpoint raw = read_raw(path);
   // Check everything before touching the model, so a bad file changes nothing.
   auto src = weights_of(raw);
-  {
-    auto dst = model_state(model);
-    std::vector<std::string> missing, unexpected, mismatch;
-    for (const auto& [name, t] : dst) {
-      auto it = src.find(name);
-      if (it == src.end()) missing.push_back(name);
-      else if (it->second.sizes() != t.sizes()) mismatch.push_back(name);
-    }
-    for (const auto& [name, t] : src)
-      if (!dst.count(name)) unexpected.push_back(name);
-    if (!missing.empty() || !unexpected.empty() || !mismatch.empty())
-      throw Error("checkpoint '" + path + "' does not fit this model (a different architecture?): " +
-                  (missing.empty() ? "" : "missing keys: " + list(missing) + "; ") +
-                  (unexpected.empty() ? "" : "unexpected keys: " + list(unexpected) + "; ") +
-                  (mismatch.empty() ? "" : "shape mismatches: " + list(mismatch) + "; ") +
-                  "checkpoint architecture: " + raw.header.value("architecture", std::string("?")));
-  }
+  require_fit(path, src, model, raw.header.value("architecture", std::string("?")));
   // The optimizer archive is parsed before the model is touched too: an
   // unreadable one (an old file without the hash, damaged) changes nothing.
   torch::serialize::InputArchive archive;
@@ -251,11 +272,15 @@ std::string read_checkpoint_config(const std::string& prefix) {
 }
 
 PretrainedReport load_pretrained(const std::string& prefix, torch::nn::Module& model) {
+  const std::string pdparams = pdparams_file(prefix);
+  if (!pdparams.empty()) return copy_weights(pdparams_as_model_state(pdparams, model), model);
   RawCheckpoint raw = read_raw(checkpoint_path(prefix));
   return copy_weights(weights_of(raw), model);
 }
 
 PretrainedReport load_pretrained_part(const std::string& prefix, torch::nn::Module& part, const std::string& key_prefix) {
+  const std::string pdparams = pdparams_file(prefix);
+  if (!pdparams.empty()) return copy_weights(pdparams_as_model_state(pdparams, part, key_prefix), part);
   const std::map<std::string, torch::Tensor> all = weights_of(read_raw(checkpoint_path(prefix)));
   std::map<std::string, torch::Tensor> mine;
   for (const auto& [name, t] : all)

@@ -35,6 +35,10 @@ struct CheckpointData {
 // "out/latest" or "out/latest.ckpt" -> "out/latest.ckpt".
 std::string checkpoint_path(const std::string& prefix);
 
+// The weights file a Global.checkpoints / pretrained_model prefix names for
+// reading: a .pdparams file (loop/pdparams_weights.h) or checkpoint_path's.
+std::string weights_path(const std::string& prefix);
+
 // The checkpoint file `path` names: itself (".ckpt" added when missing), or
 // in a folder best_accuracy.ckpt, else latest.ckpt (Error when neither).
 std::string resolve_checkpoint(const std::string& path);
@@ -44,7 +48,9 @@ void save_checkpoint(const std::string& prefix, torch::nn::Module& model, torch:
 
 // Loads weights (and the optimizer state when `optimizer` is given). Every
 // missing key, unexpected key and shape mismatch is collected into one Error
-// naming the file ("checkpoint from a different architecture?").
+// naming the file ("checkpoint from a different architecture?"). A .pdparams
+// file (PaddleOCR's weights) loads its weights the same way; the optimizer and
+// the progress start fresh (PaddleOCR's .pdopt / .states are not read).
 CheckpointData load_checkpoint(const std::string& prefix, torch::nn::Module& model, torch::optim::Optimizer* optimizer);
 
 // The resolved config stored in a checkpoint (without loading weights).
@@ -53,7 +59,9 @@ std::string read_checkpoint_config(const std::string& prefix);
 struct PretrainedReport {
   std::vector<std::string> loaded, missing, unexpected, shape_mismatch;
 };
-// Global.pretrained_model: weights only; loads what fits, reports the rest.
+// Global.pretrained_model: weights only; loads what fits, reports the rest
+// (an ocrforge checkpoint or a .pdparams file, as PaddleOCR's
+// load_pretrained_params loads what fits and warns about the rest).
 PretrainedReport load_pretrained(const std::string& prefix, torch::nn::Module& model);
 
 // Name -> tensor of parameters and buffers (checkpoint keys).

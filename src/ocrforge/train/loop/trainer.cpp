@@ -19,6 +19,7 @@
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/train/dist/dist_env.h"
 #include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/loop/pdparams_weights.h"
 #include "ocrforge/train/loop/stop_signal.h"
 #include "ocrforge/train/loop/train_log.h"
 #include "ocrforge/train/loop/trainer_state.h"
@@ -121,15 +122,17 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
 void Trainer::load_initial_weights() {
   torch::nn::Module& model = s_->task->model();
   if (!opt_.checkpoints.empty()) {
+    const std::string indicator = s_->progress.main_indicator;
     CheckpointData d = load_checkpoint(opt_.checkpoints, model, s_->optimizer.get());
     s_->progress = d.progress;
+    if (s_->progress.main_indicator.empty()) s_->progress.main_indicator = indicator;  // a .pdparams: weights only
     // A mid-epoch save records steps beyond the last finished epoch.
     s_->resume_batch = s_->schedule->batches_done_in_next_epoch(s_->progress.global_step, s_->progress.epoch);
-    s_->log->info("resume from " + checkpoint_path(opt_.checkpoints) + ": epoch " + std::to_string(d.progress.epoch) +
+    s_->log->info("resume from " + weights_path(opt_.checkpoints) + ": epoch " + std::to_string(d.progress.epoch) +
                   ", global_step " + std::to_string(d.progress.global_step));
   } else if (!opt_.pretrained_model.empty()) {
     PretrainedReport r = load_pretrained(opt_.pretrained_model, model);
-    s_->log->info("load pretrained model from " + checkpoint_path(opt_.pretrained_model) + ": " +
+    s_->log->info("load pretrained model from " + weights_path(opt_.pretrained_model) + ": " +
                   std::to_string(r.loaded.size()) + " tensors loaded");
     for (const auto& k : r.missing) s_->log->warning("pretrained: no weight for " + k + " (kept its initial value)");
     for (const auto& k : r.unexpected) s_->log->warning("pretrained: skipped " + k + " (not in this model)");
@@ -149,6 +152,11 @@ void Trainer::save(const std::string& name) {
   d.architecture = s_->task->architecture_text();
   save_checkpoint(opt_.save_model_dir + "/" + name, s_->task->model(), s_->optimizer.get(), d);
   s_->log->info("save model in " + checkpoint_path(opt_.save_model_dir + "/" + name));
+  if (opt_.save_pdparams) {
+    const std::string pdparams = opt_.save_model_dir + "/" + name + ".pdparams";
+    save_pdparams(pdparams, s_->task->model());
+    s_->log->info("save model in " + pdparams + " (PaddleOCR's weights layout)");
+  }
 }
 
 EvalMetrics Trainer::evaluate() {

@@ -51,6 +51,7 @@ TrainerSpec trainer_spec_from_config(const Config& c) {
     throw UsageError("Global.metrics_port: " + std::to_string(o.metrics_port) +
                      " is not a port (0-65535; 0 picks a free one, -1 or absent: no metrics)");
   o.metrics_host = c.get<std::string>("Global.metrics_host", o.metrics_host);
+  o.save_pdparams = c.get<bool>("Global.save_pdparams", o.save_pdparams);
   // Ranges: nonsense (Global.epoch_num=-1) is a usage error, never a run
   // that silently trains nothing.
   require_at_least(o.epoch_num, 1, "Global.epoch_num");

@@ -32,6 +32,9 @@ struct TrainerSpec {
   // http://metrics_host:port/metrics (loop/train_monitor.h); -1 = off, 0 = a free port.
   int metrics_port = -1;
   std::string metrics_host = "127.0.0.1";
+  // Global.save_pdparams: each checkpoint also as <name>.pdparams, which
+  // PaddleOCR loads (docs/pdparams.md#in-training).
+  bool save_pdparams = false;
 };
 
 TrainerSpec trainer_spec_from_config(const Config& config);
