@@ -49,18 +49,23 @@ std::map<std::string, std::vector<int64_t>> shapes(const torch::nn::Module& m) {
   return out;
 }
 
-// Random BN affine parameters and statistics, so fused kernels differ from the raw ones.
-void randomise_bn(torch::nn::Module& m) {
+// Random BN affine parameters and LAB values, then the running statistics of
+// one batch (momentum 1): fused kernels differ from the raw ones, and the
+// activations stay in a trained network's range (the map is not saturated).
+void randomise_bn(DetModel& m) {
   torch::NoGradGuard g;
-  for (auto& mod : m.modules(false))
+  for (auto& mod : m->modules(false))
     if (auto* bn = mod->as<torch::nn::BatchNorm2dImpl>()) {
       bn->weight.uniform_(0.5, 1.5);
       bn->bias.uniform_(-0.2, 0.2);
-      bn->running_mean.uniform_(-0.2, 0.2);
-      bn->running_var.uniform_(0.5, 1.5);
+      bn->options.momentum(1.0);
     }
-  for (auto& kv : m.named_parameters())
+  for (auto& kv : m->named_parameters())
     if (kv.key().find("lab.") != std::string::npos) kv.value().uniform_(0.8, 1.2);
+  m->train();
+  m->forward(torch::randn({2, 3, 96, 64}));
+  for (auto& mod : m->modules(false))
+    if (auto* bn = mod->as<torch::nn::BatchNorm2dImpl>()) bn->running_var.clamp_min_(0.05);
 }
 
 TEST(PPLCNetV3, MobileDetConfigBuildsWithPaddleOcrNamesAndShapes) {
@@ -116,7 +121,7 @@ TEST(PPLCNetV3, DetStageOutputsHaveMobileNetWidthsAtStrides4To32) {
 TEST(PPLCNetV3, DeployFormEqualsTrainingFormInEval) {
   torch::manual_seed(7);
   DetModel train_form(mobile_det(false));
-  randomise_bn(*train_form);
+  randomise_bn(train_form);
   train_form->eval();
   DetModel deploy(mobile_det(true));
   deploy->eval();
@@ -145,8 +150,12 @@ TEST(PPLCNetV3, DeployFormEqualsTrainingFormInEval) {
   EXPECT_EQ(fused, 28);  // 14 blocks
   const auto x = torch::randn({1, 3, 96, 64});
   const auto ya = train_form->forward(x), yb = deploy->forward(x);
-  EXPECT_GT((ya.max() - ya.min()).item<double>(), 0.05);  // a map that varies
-  EXPECT_LE((ya - yb).abs().max().item<double>(), 1e-5);
+  // Most of the map away from the saturated ends: differences would show.
+  EXPECT_GT(((ya > 0.01) & (ya < 0.99)).to(torch::kFloat64).mean().item<double>(), 0.5);
+  // float32 rounding of two different summation orders through 28 layers.
+  const double d = (ya - yb).abs().max().item<double>();
+  std::printf("deploy form vs training form (eval): max |diff| %.3g\n", d);
+  EXPECT_LE(d, 1e-4);
   // The branches are gone from the deploy form: fewer parameters.
   EXPECT_LT(count_parameters(*deploy), count_parameters(*train_form));
   std::printf("PP-OCRv4 mobile det: %lld parameters in training form, %lld in deploy form\n",
