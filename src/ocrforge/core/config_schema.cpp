@@ -56,6 +56,7 @@ Field architecture_section() {
       {"MobileNetV3", {{"scale", N}, {"model_name", S, {"large", "small"}},
                        {"small_stride", IL, {}, 4}, {"large_stride", IL, {}, 4},
                        {"disable_se", B}}},
+      {"PPLCNetV3", {{"scale", N}, {"det", B}, {"conv_kxk_num", I}, {"lr_mult_list", NL, {}, 6}, {"lab_lr", N}}},
   };
   std::vector<Variant> necks = {
       // PaddleOCR's SequenceEncoder passes the svtr keys on to EncoderWithSVTR.

@@ -30,6 +30,24 @@ DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path)
     // plain stages. Leaving them out of the known keys makes that an error.
     check_keys(n, path, {"name", "in_channels", "layers"});
     read(n, "layers", path, b.layers);
+  } else if (b.name == "PPLCNetV3") {
+    // lr_mult_list / lab_lr set per-layer learning rates in PaddleOCR: only
+    // their defaults are accepted (docs/training.md says how the rates differ).
+    check_keys(n, path, {"name", "in_channels", "scale", "det", "conv_kxk_num", "lr_mult_list", "lab_lr"});
+    b.scale = 1.0;  // PaddleOCR's default for PPLCNetV3
+    read(n, "scale", path, b.scale);
+    read(n, "det", path, b.det);
+    read(n, "conv_kxk_num", path, b.conv_kxk_num);
+    std::vector<double> lr_mult_list(6, 1.0);
+    read(n, "lr_mult_list", path, lr_mult_list);
+    if (lr_mult_list != std::vector<double>(6, 1.0))
+      throw UsageError(path + ".lr_mult_list: per-stage learning-rate multipliers are not supported yet; leave it "
+                              "out (all 1.0)");
+    double lab_lr = 0.1;
+    read(n, "lab_lr", path, lab_lr);
+    if (std::abs(lab_lr - 0.1) > 1e-12)
+      throw UsageError(path + ".lab_lr: a learning rate for the LearnableAffineBlocks other than PaddleOCR's default "
+                              "0.1 is not supported yet; leave it out");
   }  // unknown names are reported by validate_det_arch with the known list
   read(n, "in_channels", path, b.in_channels);
   return b;
@@ -63,8 +81,9 @@ DetNeckSpec neck_from_yaml(const YAML::Node& n, const std::string& path) {
 DetHeadSpec head_from_yaml(const YAML::Node& n, const std::string& path) {
   DetHeadSpec h;
   h.name = required_name(n, path);
-  if (h.name == "DBHead") check_keys(n, path, {"name", "k", "kernel_list"});
+  if (h.name == "DBHead") check_keys(n, path, {"name", "k", "kernel_list", "fix_nan"});
   read(n, "k", path, h.k);
+  read(n, "fix_nan", path, h.fix_nan);
   read(n, "kernel_list", path, h.kernel_list);
   return h;
 }
@@ -111,8 +130,13 @@ void validate_det_arch(const DetArchSpec& s) {
   } else if (b.name == "ResNet_vd") {
     if (b.layers != 18 && b.layers != 34 && b.layers != 50)
       fail("Backbone.layers", std::to_string(b.layers) + " is not supported (known: 18, 34, 50)");
+  } else if (b.name == "PPLCNetV3") {
+    if (!b.det)
+      fail("Backbone.det", "must be True for a detector (PPLCNetV3's det: False variant is the recognition backbone)");
+    if (!(b.scale > 0)) fail("Backbone.scale", "must be > 0");
+    if (b.conv_kxk_num < 1) fail("Backbone.conv_kxk_num", "must be >= 1");
   } else {
-    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: MobileNetV3, ResNet_vd)");
+    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: MobileNetV3, ResNet_vd, PPLCNetV3)");
   }
   if (s.neck.name != "DBFPN" && s.neck.name != "RSEFPN" && s.neck.name != "LKPAN")
     fail("Neck.name", "unknown neck '" + s.neck.name + "' (known: DBFPN, RSEFPN, LKPAN)");

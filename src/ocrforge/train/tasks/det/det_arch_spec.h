@@ -19,7 +19,7 @@ class Node;
 namespace ocrforge {
 
 struct DetBackboneSpec {
-  std::string name = "MobileNetV3";  // MobileNetV3 | ResNet_vd
+  std::string name = "MobileNetV3";  // MobileNetV3 | ResNet_vd | PPLCNetV3
   int in_channels = 3;
   // MobileNetV3 (det variant: square strides, 4 stage outputs)
   std::string model_name = "large";  // large | small
@@ -27,6 +27,14 @@ struct DetBackboneSpec {
   // make_divisible(0.34999999 * 240) is 80 where PaddleOCR builds 88.
   double scale = 0.5;                 // 0.35 | 0.5 | 0.75 | 1.0 | 1.25 (PaddleOCR's supported_scale)
   bool disable_se = false;            // drop the SE modules of the blocks (PP-OCRv3 det student)
+  // PPLCNetV3 (scale above; PaddleOCR's default scale for it is 1.0, the
+  // PP-OCRv4 mobile detector's 0.75)
+  bool det = true;        // must be true here: the rec variant has other strides and no layer_list
+  int conv_kxk_num = 4;   // kxk branches per LearnableRepLayer
+  // Not a config key: LearnableRepLayers in deploy form (one fused conv,
+  // reparam_conv), set by code that loads weights from an inference file
+  // (nn/pplcnet_v3.h explains the two forms).
+  bool rep_deploy = false;
   // ResNet_vd
   int layers = 50;  // 18 | 34 | 50 (PaddleOCR's default is 50)
 };
@@ -47,6 +55,9 @@ struct DetHeadSpec {
   // transposed convs (PaddleOCR's Head kernel_list; the CML teacher: [7, 2, 2]).
   // The transposed convs must stay 2 (another size changes the map size).
   std::vector<int> kernel_list = {3, 2, 2};
+  // PaddleOCR's fix_nan (PP-OCRv4): in training, NaNs after each hidden
+  // conv + BN + ReLU of a branch become 0. No effect in eval.
+  bool fix_nan = false;
 };
 
 struct DetArchSpec {

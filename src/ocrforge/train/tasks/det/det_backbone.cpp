@@ -2,6 +2,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/tasks/det/det_mobilenet_v3.h"
+#include "ocrforge/train/tasks/det/det_pplcnet_v3.h"
 #include "ocrforge/train/tasks/det/det_resnet_vd.h"
 
 namespace ocrforge {
@@ -9,7 +10,8 @@ namespace ocrforge {
 std::shared_ptr<DetBackboneImpl> make_det_backbone(const DetBackboneSpec& spec) {
   if (spec.name == "MobileNetV3") return std::make_shared<DetMobileNetV3Impl>(spec);
   if (spec.name == "ResNet_vd") return std::make_shared<DetResNetVdImpl>(spec);
-  throw UsageError("Architecture.Backbone.name: unknown backbone '" + spec.name + "' (known: MobileNetV3, ResNet_vd)");
+  if (spec.name == "PPLCNetV3") return std::make_shared<DetPPLCNetV3Impl>(spec);
+  throw UsageError("Architecture.Backbone.name: unknown backbone '" + spec.name + "' (known: MobileNetV3, ResNet_vd, PPLCNetV3)");
 }
 
 }  // namespace ocrforge

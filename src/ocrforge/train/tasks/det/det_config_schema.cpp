@@ -10,6 +10,9 @@ std::vector<schema::Variant> det_backbone_variants() {
   return {
       {"MobileNetV3", {{"in_channels", I}, {"model_name", S, {"large", "small"}}, {"scale", N}, {"disable_se", B}}},
       {"ResNet_vd", {{"in_channels", I}, {"layers", I}}},
+      {"PPLCNetV3",
+       {{"in_channels", I}, {"scale", N}, {"det", B}, {"conv_kxk_num", I}, {"lr_mult_list", Kind::NumberList, {}, 6},
+        {"lab_lr", N}}},
   };
 }
 
@@ -22,7 +25,7 @@ std::vector<schema::Variant> det_neck_variants() {
 }
 
 std::vector<schema::Variant> det_head_variants() {
-  return {{"DBHead", {{"k", I}, {"kernel_list", Kind::IntList, {}, 3}}}};
+  return {{"DBHead", {{"k", I}, {"kernel_list", Kind::IntList, {}, 3}, {"fix_nan", B}}}};
 }
 
 std::vector<schema::Variant> det_loss_variants() {

@@ -21,7 +21,7 @@ torch::nn::ConvTranspose2d up2x(int64_t in, int64_t out, int64_t bias_fan) {
 }
 }  // namespace
 
-DBHeadBranchImpl::DBHeadBranchImpl(int64_t in, int64_t conv1_kernel) {
+DBHeadBranchImpl::DBHeadBranchImpl(int64_t in, int64_t conv1_kernel, bool fix_nan) : fix_nan_(fix_nan) {
   const int64_t mid = in / 4;
   conv1_ = register_module(
       "conv1",
@@ -34,16 +34,19 @@ DBHeadBranchImpl::DBHeadBranchImpl(int64_t in, int64_t conv1_kernel) {
 }
 
 torch::Tensor DBHeadBranchImpl::forward(torch::Tensor x) {
-  x = torch::relu(bn1_(conv1_(x)));
-  x = torch::relu(bn2_(conv2_(x)));
+  const auto nan_to_zero = [&](const torch::Tensor& y) {
+    return fix_nan_ && is_training() ? torch::where(torch::isnan(y), torch::zeros_like(y), y) : y;
+  };
+  x = nan_to_zero(torch::relu(bn1_(conv1_(x))));
+  x = nan_to_zero(torch::relu(bn2_(conv2_(x))));
   return torch::sigmoid(conv3_(x));
 }
 
 DBHeadImpl::DBHeadImpl(int64_t in_channels, const DetHeadSpec& spec) : k_(spec.k) {
   // kernel_list[1] and [2] (the transposed convs) are 2: validate_det_arch.
   const int64_t k1 = spec.kernel_list.empty() ? 3 : spec.kernel_list[0];
-  binarize_ = register_module("binarize", DBHeadBranch(in_channels, k1));
-  thresh_ = register_module("thresh", DBHeadBranch(in_channels, k1));
+  binarize_ = register_module("binarize", DBHeadBranch(in_channels, k1, spec.fix_nan));
+  thresh_ = register_module("thresh", DBHeadBranch(in_channels, k1, spec.fix_nan));
 }
 
 torch::Tensor DBHeadImpl::forward(torch::Tensor x) {

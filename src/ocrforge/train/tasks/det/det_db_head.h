@@ -15,13 +15,15 @@ namespace ocrforge {
 
 class DBHeadBranchImpl : public torch::nn::Module {
  public:
-  DBHeadBranchImpl(int64_t in_channels, int64_t conv1_kernel = 3);
+  // fix_nan: PaddleOCR's DetHeadSpec::fix_nan (training only).
+  DBHeadBranchImpl(int64_t in_channels, int64_t conv1_kernel = 3, bool fix_nan = false);
   torch::Tensor forward(torch::Tensor x);  // N x C x h x w -> N x 1 x 4h x 4w, in (0, 1)
 
  private:
   torch::nn::Conv2d conv1_{nullptr};
   torch::nn::BatchNorm2d bn1_{nullptr}, bn2_{nullptr};
   torch::nn::ConvTranspose2d conv2_{nullptr}, conv3_{nullptr};
+  bool fix_nan_ = false;
 };
 TORCH_MODULE(DBHeadBranch);
 

@@ -5,9 +5,11 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/export/module_emitters.h"
 #include "ocrforge/train/export/onnx_emitter.h"
+#include "ocrforge/train/export/pplcnet_v3_emitter.h"
 #include "ocrforge/train/tasks/det/det_db_fpn.h"
 #include "ocrforge/train/tasks/det/det_lkpan.h"
 #include "ocrforge/train/tasks/det/det_mobilenet_v3.h"
+#include "ocrforge/train/tasks/det/det_pplcnet_v3.h"
 #include "ocrforge/train/tasks/det/det_resnet_vd.h"
 #include "ocrforge/train/tasks/det/det_rse_fpn.h"
 
@@ -192,6 +194,8 @@ OnnxGraph det_model_to_onnx(const DetModelImpl& model) {
     levels = det_mobilenet_v3(e, x, *mv3, "backbone");
   } else if (const auto* resnet = backbone.as<DetResNetVdImpl>()) {
     levels = det_resnet_vd(e, x, *resnet, "backbone");
+  } else if (const auto* lcnet = backbone.as<DetPPLCNetV3Impl>()) {
+    levels = pplcnet_v3_features(e, x, lcnet->layers(), "backbone");
   } else {
     throw Error("ONNX export: the detection backbone '" + model.spec().backbone.name + "' is not known to the exporter");
   }

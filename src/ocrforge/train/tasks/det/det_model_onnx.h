@@ -1,5 +1,5 @@
 // The DB detection networks the trainer builds (models/det_model.h:
-// MobileNetV3 or ResNet_vd backbone, DBFPN, RSEFPN or LKPAN neck, DBHead) as an
+// MobileNetV3, ResNet_vd or PPLCNetV3 backbone, DBFPN, RSEFPN or LKPAN neck, DBHead) as an
 // ONNX graph, in their inference form: batch norm folded into the
 // (transposed) convolutions, and only the head's shrink-map branch, since
 // the threshold branch is used by the training loss alone. Initializer names
