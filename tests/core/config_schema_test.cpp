@@ -119,7 +119,7 @@ TEST(ConfigSchema, UnknownKeyNamesFullPathAndClosestKey) {
 TEST(ConfigSchema, UnknownComponentNameListsKnownNames) {
   EXPECT_TRUE(contains(problems_after({"Architecture.Backbone.name=MobileNetV5"}),
                        "Architecture.Backbone.name: unknown backbone 'MobileNetV5' "
-                       "(known: MobileNetV1Enhance, MobileNetV3); did you mean 'MobileNetV3'?"));
+                       "(known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3); did you mean 'MobileNetV3'?"));
   EXPECT_TRUE(contains(problems_after({"Optimizer.lr.name=Cosin"}),
                        "Optimizer.lr.name: unknown learning-rate schedule 'Cosin' "
                        "(known: Const, Cosine, Linear, Piecewise)"));
