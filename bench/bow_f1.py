@@ -10,11 +10,11 @@ ends; "###" / "*" ground-truth regions are left out. Per image, matched =
 size of the multiset intersection; printed: micro precision, recall, F1 over
 the images of the ground truth that the output covers.
 """
-import json
-import os
 import string
 import sys
 from collections import Counter
+
+from page_texts import IGNORED, label_regions, tesseract_pages
 
 
 def words(text):
@@ -27,35 +27,15 @@ def words(text):
 
 
 def read_gt(path):
-    gt = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            name, js = line.rstrip("\n").split("\t", 1)
-            regions = json.loads(js)
-            gt[os.path.basename(name)] = Counter(
-                w for r in regions if r["transcription"] not in ("###", "*") for w in words(r["transcription"]))
-    return gt
+    return {n: Counter(w for t in ts if t not in IGNORED for w in words(t)) for n, ts in label_regions(path).items()}
 
 
 def read_ocrforge(path):
-    pred = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            name, js = line.rstrip("\n").split("\t", 1)
-            pred[os.path.basename(name)] = Counter(w for r in json.loads(js) for w in words(r["transcription"]))
-    return pred
+    return {n: Counter(w for t in ts for w in words(t)) for n, ts in label_regions(path).items()}
 
 
 def read_tesseract(path, list_path):
-    with open(list_path, encoding="utf-8") as f:
-        names = [os.path.basename(l.strip()) for l in f if l.strip()]
-    with open(path, encoding="utf-8", errors="replace") as f:
-        pages = f.read().split("\f")
-    return {n: Counter(words(pages[i] if i < len(pages) else "")) for i, n in enumerate(names)}
+    return {n: Counter(words(page)) for n, page in tesseract_pages(path, list_path).items()}
 
 
 def main():

@@ -11,46 +11,23 @@ Per image, matched = size of the multiset intersection of the two line sets.
 A detector that splits or joins the labelled segments differently loses those
 lines even when every word is right: read it beside bow_f1.py.
 """
-import json
-import os
 import sys
 from collections import Counter
 
+from page_texts import IGNORED, label_regions, tesseract_pages
+
 
 def read_gt(path):
-    gt = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            name, js = line.rstrip("\n").split("\t", 1)
-            gt[os.path.basename(name)] = Counter(
-                r["transcription"].strip() for r in json.loads(js)
-                if r["transcription"] not in ("###", "*") and r["transcription"].strip())
-    return gt
+    return {n: Counter(t.strip() for t in ts if t not in IGNORED and t.strip()) for n, ts in label_regions(path).items()}
 
 
 def read_ocrforge(path):
-    pred = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            name, js = line.rstrip("\n").split("\t", 1)
-            pred[os.path.basename(name)] = Counter(r["transcription"].strip() for r in json.loads(js))
-    return pred
+    return {n: Counter(t.strip() for t in ts) for n, ts in label_regions(path).items()}
 
 
 def read_tesseract(path, list_path):
-    with open(list_path, encoding="utf-8") as f:
-        names = [os.path.basename(l.strip()) for l in f if l.strip()]
-    with open(path, encoding="utf-8", errors="replace") as f:
-        pages = f.read().split("\f")
-    out = {}
-    for i, n in enumerate(names):
-        page = pages[i] if i < len(pages) else ""
-        out[n] = Counter(l.strip() for l in page.split("\n") if l.strip())
-    return out
+    return {n: Counter(l.strip() for l in page.split("\n") if l.strip())
+            for n, page in tesseract_pages(path, list_path).items()}
 
 
 def main():

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ocrforge/core/error.h"
+#include "contains_assertion.h"
 #include "test_support.h"
 
 using ocrforge::Error;
@@ -24,10 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Success when `text` contains `part`; prints both otherwise.
-inline testing::AssertionResult contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
-  return testing::AssertionFailure() << "'" << text << "'\n  does not contain\n'" << part << "'";
-}
+using ocrforge::test::contains;
 
 std::vector<std::string> names_in(const std::string& dir) {
   std::vector<std::string> names;

@@ -14,6 +14,7 @@
 #include "ocrforge/core/charset.h"
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
+#include "contains_assertion.h"
 #include "test_support.h"
 
 using ocrforge::Config;
@@ -22,10 +23,7 @@ namespace schema = ocrforge::schema;
 
 namespace {
 
-inline testing::AssertionResult contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
-  return testing::AssertionFailure() << "'" << text << "'\n  does not contain\n'" << part << "'";
-}
+using ocrforge::test::contains;
 
 // A valid base (the tiny test config) with `overrides` applied; returns the
 // validation message ("" when valid).

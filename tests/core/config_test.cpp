@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ocrforge/core/error.h"
+#include "contains_assertion.h"
 #include "test_support.h"
 
 using ocrforge::Config;
@@ -20,10 +21,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Success when `text` contains `part`; prints both otherwise.
-inline testing::AssertionResult contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
-  return testing::AssertionFailure() << "'" << text << "'\n  does not contain\n'" << part << "'";
-}
+using ocrforge::test::contains;
 
 const char* kSmall = R"(Global:
   epoch_num: 2

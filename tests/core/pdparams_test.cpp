@@ -16,6 +16,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/sha256.h"
+#include "contains_assertion.h"
 #include "test_support.h"
 
 using ocrforge::Error;
@@ -29,10 +30,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-testing::AssertionResult contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
-  return testing::AssertionFailure() << "'" << text << "'\n  does not contain\n'" << part << "'";
-}
+using ocrforge::test::contains;
 
 std::string fixture(const std::string& name) {
   return ocrforge::test::data_dir() + "/pdparams/" + name;

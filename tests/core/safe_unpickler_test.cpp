@@ -10,6 +10,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/pdparams.h"
+#include "contains_assertion.h"
 #include "test_support.h"
 
 using ocrforge::Error;
@@ -20,10 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-testing::AssertionResult contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
-  return testing::AssertionFailure() << "'" << text << "'\n  does not contain\n'" << part << "'";
-}
+using ocrforge::test::contains;
 
 std::string refusal(const std::string& bytes) {
   return message_of<Error>([&] { read_pickle(bytes, "f.pdparams"); });
