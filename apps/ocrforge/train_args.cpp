@@ -2,7 +2,6 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
-#include "ocrforge/train/tasks/training_schema.h"
 
 namespace ocrforge {
 
@@ -14,7 +13,6 @@ std::string train_usage(const std::string& command) {
 }
 
 Config load_train_config(const TrainArgs& t) {
-  register_training_schema();  // det rows etc., before the overrides are validated
   Config c = Config::load_file(t.config);
   c.apply_overrides(t.overrides);
   return c;

@@ -1,6 +1,7 @@
 // Architecture.model_type (model_type.h).
 #include "ocrforge/core/model_type.h"
 
+#include "ocrforge/core/config_reads.h"
 #include "ocrforge/core/error.h"
 
 namespace ocrforge {
@@ -15,6 +16,7 @@ const char* model_type_name(ModelType t) {
 }
 
 ModelType read_model_type(const YAML::Node& section, const std::string& path, ModelType fallback) {
+  note_config_read(path + ".model_type");
   if (!section || !section.IsMap()) return fallback;
   const YAML::Node v = section["model_type"];
   if (!v || v.IsNull()) return fallback;

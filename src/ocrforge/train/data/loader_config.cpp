@@ -27,7 +27,7 @@ LoaderSpec loader_from_yaml(const YAML::Node& node, const std::string& path, boo
   spec.shuffle = training;
   spec.drop_last = training;
   // use_shared_memory is accepted for PaddleOCR configs; threads share memory anyway.
-  y::check_keys(node, path, {"shuffle", "drop_last", "batch_size_per_card", "num_workers", "use_shared_memory"});
+  note_config_read(path);
   if (!present(node)) return spec;
   if (present(node["shuffle"])) spec.shuffle = y::boolean(node["shuffle"], path + ".shuffle");
   if (present(node["drop_last"])) spec.drop_last = y::boolean(node["drop_last"], path + ".drop_last");

@@ -22,6 +22,12 @@ enum class TrainOutcome { Completed, Stopped, NanLoss };
 // weights loaded, nothing logged or written (loop/config_check.h).
 enum class TrainerMode { Train, Eval, Check };
 
+// Reads all of `config` as a training run would (trainer spec, task, Train
+// and Eval loaders, optimiser) without training or writing anything, and
+// throws the UsageError a run would give for a wrong value or an unknown key
+// (loop/config_keys.h). Returns the accepted-and-ignored keys it holds.
+std::vector<std::string> check_config_keys(const Config& config);
+
 class Trainer {
  public:
   // Validates the config, builds the task (model + data), optimizer and LR

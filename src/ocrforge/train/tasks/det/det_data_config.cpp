@@ -20,11 +20,9 @@ DetDataSpec det_data_from_yaml(const YAML::Node& section, const std::string& sec
                                 bool training) {
   if (!present(section) || !section.IsMap())
     throw UsageError("config section '" + section_name + "' is missing (it needs dataset and loader)");
-  y::check_keys(section, section_name, {"dataset", "loader"});
   const std::string ds_path = section_name + ".dataset";
   const YAML::Node ds = section["dataset"];
   if (!present(ds)) throw UsageError("config key '" + ds_path + "' is missing");
-  y::check_keys(ds, ds_path, {"name", "data_dir", "label_file_list", "ratio_list", "delimiter", "transforms"});
   const std::string name = present(ds["name"]) ? y::string(ds["name"], ds_path + ".name") : "SimpleDataSet";
   if (name != "SimpleDataSet")
     throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported for detection; use SimpleDataSet");

@@ -52,7 +52,6 @@ double probability(const YAML::Node& n, const std::string& path) {
 }
 
 void parse_decode(const YAML::Node& p, const std::string& path) {
-  y::check_keys(p, path, {"img_mode", "channel_first", "ignore_orientation"});
   if (has(p, "img_mode") && y::string(p["img_mode"], path + ".img_mode") != "BGR")
     throw bad(path + ".img_mode", "only BGR is supported (the detector reads BGR, as at inference)");
   if (has(p, "channel_first") && y::boolean(p["channel_first"], path + ".channel_first"))
@@ -61,22 +60,18 @@ void parse_decode(const YAML::Node& p, const std::string& path) {
 
 DetIaaStep parse_augmenter(const YAML::Node& item, const std::string& path) {
   if (!item.IsMap()) throw bad(path, "expected {type: Fliplr|Affine|Resize, args: {...}}");
-  y::check_keys(item, path, {"type", "args"});
   if (!has(item, "type")) throw bad(path + ".type", "missing (Fliplr, Affine or Resize)");
   const std::string type = y::string(item["type"], path + ".type");
   const YAML::Node args = item["args"];
   const std::string apath = path + ".args";
   DetIaaStep s;
   if (type == "Fliplr") {
-    y::check_keys(args, apath, {"p"});
     s.kind = DetIaaStep::Kind::kFliplr;
     s.p = has(args, "p") ? probability(args["p"], apath + ".p") : 1.0;  // imgaug's default p
   } else if (type == "Affine") {
-    y::check_keys(args, apath, {"rotate"});
     s.kind = DetIaaStep::Kind::kAffine;
     if (has(args, "rotate")) std::tie(s.lo, s.hi) = range(args["rotate"], apath + ".rotate");
   } else if (type == "Resize") {
-    y::check_keys(args, apath, {"size"});
     s.kind = DetIaaStep::Kind::kResize;
     if (!has(args, "size")) throw bad(apath + ".size", "missing: a factor or [low, high], e.g. [0.5, 3]");
     std::tie(s.lo, s.hi) = range(args["size"], apath + ".size");
@@ -91,7 +86,6 @@ DetIaaStep parse_augmenter(const YAML::Node& item, const std::string& path) {
 }
 
 void parse_iaa(const YAML::Node& p, const std::string& path, DetTransformSpec* spec) {
-  y::check_keys(p, path, {"augmenter_args"});
   if (!has(p, "augmenter_args")) return;  // PaddleOCR's defaults
   const YAML::Node args = p["augmenter_args"];
   const std::string apath = path + ".augmenter_args";
@@ -102,7 +96,6 @@ void parse_iaa(const YAML::Node& p, const std::string& path, DetTransformSpec* s
 
 // PaddleOCR's CopyPaste(objects_paste_ratio 0.2, limit_paste true).
 void parse_copy_paste(const YAML::Node& p, const std::string& path, DetCopyPasteParams* c) {
-  y::check_keys(p, path, {"objects_paste_ratio", "limit_paste"});
   if (has(p, "objects_paste_ratio")) {
     c->objects_paste_ratio = y::number(p["objects_paste_ratio"], path + ".objects_paste_ratio");
     if (c->objects_paste_ratio < 0.0 || c->objects_paste_ratio > 1.0)
@@ -112,7 +105,6 @@ void parse_copy_paste(const YAML::Node& p, const std::string& path, DetCopyPaste
 }
 
 void parse_crop(const YAML::Node& p, const std::string& path, DetCropParams* c) {
-  y::check_keys(p, path, {"size", "max_tries", "keep_ratio", "min_crop_side_ratio"});
   if (has(p, "size")) {
     const YAML::Node s = p["size"];
     if (!s.IsSequence() || s.size() != 2) throw bad(path + ".size", "expected [width, height], e.g. [640, 640]");
@@ -138,7 +130,6 @@ double shrink_ratio(const YAML::Node& n, const std::string& path) {
 
 void parse_border(const YAML::Node& p, const std::string& path, DetBorderMapParams* b) {
   // total_epoch / epoch: PaddleOCR's optional ratio schedule, which nothing passes in its configs.
-  y::check_keys(p, path, {"shrink_ratio", "thresh_min", "thresh_max"});
   if (has(p, "shrink_ratio")) b->shrink_ratio = shrink_ratio(p["shrink_ratio"], path + ".shrink_ratio");
   if (has(p, "thresh_min")) b->thresh_min = y::number(p["thresh_min"], path + ".thresh_min");
   if (has(p, "thresh_max")) b->thresh_max = y::number(p["thresh_max"], path + ".thresh_max");
@@ -146,14 +137,12 @@ void parse_border(const YAML::Node& p, const std::string& path, DetBorderMapPara
 }
 
 void parse_shrink(const YAML::Node& p, const std::string& path, DetShrinkMapParams* s) {
-  y::check_keys(p, path, {"shrink_ratio", "min_text_size"});
   if (has(p, "shrink_ratio")) s->shrink_ratio = shrink_ratio(p["shrink_ratio"], path + ".shrink_ratio");
   if (has(p, "min_text_size")) s->min_text_size = y::integer(p["min_text_size"], path + ".min_text_size");
   if (s->min_text_size < 0) throw bad(path + ".min_text_size", "must not be negative");
 }
 
 void parse_resize_for_test(const YAML::Node& p, const std::string& path, DetTransformSpec* spec) {
-  y::check_keys(p, path, {"limit_side_len", "limit_type", "image_shape", "resize_long", "keep_ratio"});
   if (has(p, "resize_long"))
     throw bad(path + ".resize_long", "not supported; use limit_side_len and limit_type, or image_shape");
   DetResizeParams* r = &spec->eval_resize;
@@ -190,7 +179,6 @@ std::array<double, 3> triple(const YAML::Node& n, const std::string& path) {
 }
 
 void parse_normalize(const YAML::Node& p, const std::string& path, DetNormalizeParams* n) {
-  y::check_keys(p, path, {"scale", "mean", "std", "order"});
   if (has(p, "scale")) n->scale = number_or_ratio(p["scale"], path + ".scale");
   if (has(p, "mean")) n->mean = triple(p["mean"], path + ".mean");
   if (has(p, "std")) n->std = triple(p["std"], path + ".std");
@@ -201,7 +189,6 @@ void parse_normalize(const YAML::Node& p, const std::string& path, DetNormalizeP
 }
 
 void parse_keep_keys(const YAML::Node& p, const std::string& path, bool training, std::vector<std::string>* keys) {
-  y::check_keys(p, path, {"keep_keys"});
   if (!has(p, "keep_keys")) return;
   const std::vector<std::string> allowed =
       training ? std::vector<std::string>{"image", "threshold_map", "threshold_mask", "shrink_map", "shrink_mask"}
@@ -249,7 +236,7 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
     if (params && !params.IsNull() && !params.IsMap())
       throw UsageError("config key '" + path + "': expected a map of parameters");
     if (name == "DecodeImage") parse_decode(params, path);
-    else if (name == "DetLabelEncode" || name == "ToCHWImage") y::check_keys(params, path, {});
+    else if (name == "DetLabelEncode" || name == "ToCHWImage") {}  // no parameters: any key is unknown
     else if (name == "CopyPaste") { parse_copy_paste(params, path, &spec.copy_paste); spec.use_copy_paste = true; }
     else if (name == "IaaAugment") { parse_iaa(params, path, &spec); spec.use_iaa = true; }
     else if (name == "EastRandomCropData") { parse_crop(params, path, &spec.crop); spec.use_crop = true; }

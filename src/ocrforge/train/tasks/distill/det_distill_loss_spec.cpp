@@ -72,20 +72,12 @@ DetDistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, 
   t.kind = kind;
   t.path = path;
   const YAML::Node args = n && n.IsMap() ? n : YAML::Node(YAML::NodeType::Map);
-  const std::vector<std::string> db_keys = {"balance_loss", "main_loss_type", "alpha", "beta", "ohem_ratio", "eps"};
-  const auto with_db = [&](std::vector<std::string> keys) {
-    keys.insert(keys.end(), db_keys.begin(), db_keys.end());
-    return keys;
-  };
   if (kind == "DistillationDilaDBLoss") {
-    check_keys(args, path, with_db({"weight", "model_name_pairs", "key", "name"}));
     t.name = "dila_dbloss";
     read_pairs(args, path, models, /*flat_ok=*/false, t);
     check_maps_key(args, path, /*required=*/true);  // PaddleOCR reads the maps only through the key
     read_db_keys(args, path, t);
   } else if (kind == "DistillationDMLLoss") {
-    check_keys(args, path, {"weight", "act", "use_log", "model_name_pairs", "key", "maps_name", "name", "multi_head",
-                            "dis_head"});
     t.name = "dml";
     if (!present(args, "maps_name"))
       throw UsageError(path + ".maps_name: missing; a detection DML compares one map: thrink_maps, threshold_maps "
@@ -108,7 +100,6 @@ DetDistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, 
     read(args, "multi_head", path, multi_head);
     if (multi_head) throw UsageError(path + ".multi_head: a recognition option; a DB model has one head");
   } else if (kind == "DistillationDBLoss") {
-    check_keys(args, path, with_db({"weight", "model_name_list", "key", "name"}));
     t.name = "db";
     read(args, "model_name_list", path, t.models);
     if (t.models.empty())

@@ -43,7 +43,6 @@ DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, con
     throw UsageError(path + ".maps_name: a term on detection maps, but this distillation is a recognizer; CML "
                      "(maps_name) needs Architecture.model_type: det");
   if (kind == "DistillationDMLLoss") {
-    check_keys(args, path, {"weight", "act", "use_log", "model_name_pairs", "key", "multi_head", "dis_head", "name"});
     t.name = "dml";
     read_pairs(args, path, models, t);
     read(args, "act", path, t.act);
@@ -52,16 +51,12 @@ DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, con
     read(args, "dis_head", path, t.dis_head);
     check_choice(t.dis_head, {"ctc", "sar"}, path + ".dis_head");
   } else if (kind == "DistillationDistanceLoss") {
-    check_keys(args, path, {"weight", "mode", "model_name_pairs", "key", "name"});
     t.name = "loss_distance";
     read_pairs(args, path, models, t);
     read(args, "mode", path, t.mode);
     check_choice(t.mode, {"l1", "l2", "smooth_l1"}, path + ".mode");
   } else if (kind == "DistillationCTCLoss" || kind == "DistillationSARLoss") {
     const bool sar = kind == "DistillationSARLoss";
-    std::vector<std::string> keys = {"weight", "model_name_list", "key", "multi_head", "name"};
-    if (sar) keys.push_back("ignore_index");
-    check_keys(args, path, keys);
     t.name = sar ? "loss_sar" : "loss_ctc";
     read_list(args, path, models, t);
     if (sar && present(args, "ignore_index")) {

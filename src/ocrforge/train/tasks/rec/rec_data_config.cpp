@@ -20,12 +20,9 @@ RecDataSpec rec_data_from_yaml(const YAML::Node& section, const std::string& sec
                                 int max_text_length, uint64_t seed, bool training) {
   if (!present(section) || !section.IsMap())
     throw UsageError("config section '" + section_name + "' is missing (it needs dataset and loader)");
-  y::check_keys(section, section_name, {"dataset", "loader"});
   const std::string ds_path = section_name + ".dataset";
   const YAML::Node ds = section["dataset"];
   if (!present(ds)) throw UsageError("config key '" + ds_path + "' is missing");
-  y::check_keys(ds, ds_path,
-                {"name", "data_dir", "label_file_list", "ratio_list", "delimiter", "transforms", "ext_op_transform_idx"});
   // PaddleOCR decodes RecConAug's extra samples with transforms[:ext_op_transform_idx].
   // This pipeline decodes them with DecodeImage alone (the transform config
   // checks that it is the first transform), which is index 1; absent means

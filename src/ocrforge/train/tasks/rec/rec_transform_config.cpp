@@ -14,7 +14,6 @@ namespace ocrforge {
 namespace y = data_yaml;
 
 void parse_decode_image(const YAML::Node& p, const std::string& path) {
-  y::check_keys(p, path, {"img_mode", "channel_first"});
   if (!p || p.IsNull()) return;
   if (p["img_mode"] && !p["img_mode"].IsNull() && y::string(p["img_mode"], path + ".img_mode") != "BGR")
     throw UsageError("config key '" + path + ".img_mode': only BGR is supported (the PP-OCR recognizers and classifier take BGR)");
@@ -29,11 +28,9 @@ void parse_rec_aug(const YAML::Node& p, const std::string& path, bool with_tia, 
       {"blur_prob", &aug->blur_prob},     {"hsv_aug_prob", &aug->hsv_aug_prob}};
   if (with_tia) probs.insert(probs.begin(), {"tia_prob", &aug->tia_prob});
   else aug->tia_prob = 0.0;
-  std::vector<std::string> keys;
-  for (const auto& kv : probs) keys.push_back(kv.first);
-  y::check_keys(p, path, keys);
   if (!p || p.IsNull()) return;
   for (const auto& [key, dst] : probs) {
+    note_config_read(path + "." + key);
     if (!p[key] || p[key].IsNull()) continue;
     const double v = y::number(p[key], path + "." + key);
     if (v < 0.0 || v > 1.0) throw UsageError("config key '" + path + "." + key + "': a probability in [0, 1]");
@@ -64,7 +61,6 @@ namespace {
 // read: PaddleOCR's create_operators overwrites every transform's copies with
 // Global's, which are what this pipeline uses.
 void parse_multi_label_encode(const YAML::Node& p, const std::string& path) {
-  y::check_keys(p, path, {"max_text_length", "character_dict_path", "use_space_char", "gtc_encode"});
   if (p && p.IsMap() && p["gtc_encode"] && !p["gtc_encode"].IsNull())
     throw UsageError("config key '" + path + ".gtc_encode': the GTC / NRTR branch of MultiHead is not built by "
                      "ocrforge (its CTC and SAR branches are), so its labels cannot be used; remove the key");
@@ -74,7 +70,6 @@ void parse_multi_label_encode(const YAML::Node& p, const std::string& path) {
 // (Global.max_text_length when absent).
 void parse_rec_con_aug(const YAML::Node& p, const std::string& path, int global_max_text_length,
                        RecConAugParams* con) {
-  y::check_keys(p, path, {"prob", "ext_data_num", "image_shape", "max_text_length"});
   con->max_text_length = global_max_text_length;
   if (!p || p.IsNull()) return;
   const auto set = [&](const char* key) { return p[key] && !p[key].IsNull(); };
@@ -105,7 +100,6 @@ void parse_rec_con_aug(const YAML::Node& p, const std::string& path, int global_
 }
 
 void parse_resize(const YAML::Node& p, const std::string& path, std::array<int, 3>* shape) {
-  y::check_keys(p, path, {"image_shape", "padding", "infer_mode"});
   *shape = parse_image_shape(p, path, "[3, 48, 320]");
   if (p["padding"] && !p["padding"].IsNull() && !y::boolean(p["padding"], path + ".padding"))
     throw UsageError("config key '" + path + ".padding': only true (keep the aspect ratio, pad right) is supported");
@@ -116,7 +110,6 @@ void parse_resize(const YAML::Node& p, const std::string& path, std::array<int, 
 }  // namespace
 
 void parse_keep_keys(const YAML::Node& p, const std::string& path, const std::vector<std::string>& allowed) {
-  y::check_keys(p, path, {"keep_keys"});
   if (!p || !p["keep_keys"] || p["keep_keys"].IsNull()) return;
   for (const auto& k : y::string_list(p["keep_keys"], path + ".keep_keys")) {
     bool ok = false;

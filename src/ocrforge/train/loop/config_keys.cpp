@@ -1,0 +1,46 @@
+#include "ocrforge/train/loop/config_keys.h"
+
+namespace ocrforge {
+
+const std::vector<std::string>& ignored_config_keys() {
+  static const std::vector<std::string> keys = {
+      // PaddleOCR's logging, visualisation and inference-script keys.
+      "Global.debug", "Global.use_visualdl", "Global.infer_img", "Global.infer_mode", "Global.save_res_path",
+      "Global.character_type",
+      // Set by PaddleOCR's launcher; ocrforge knows from its own launch.
+      "Global.distributed",
+      // Mixed precision: use_amp itself is read (and refused on CPU); these tune it.
+      "Global.amp_level", "Global.amp_dtype", "Global.scale_loss", "Global.use_dynamic_loss_scaling",
+      // PaddleOCR's TIPC runner passes it with every command; precision is Global.use_amp.
+      "Global.auto_cast",
+      // Static-graph export shape and weights of PaddleOCR 2.x.
+      "Global.d2s_train_image_shape", "Global.load_static_weights",
+      // Read by `ocrforge export`; no effect on training.
+      "Global.save_inference_dir",
+      // Refused by the c10d communicator when true; no effect on one process.
+      "Global.use_sync_bn",
+      // Threads share memory anyway.
+      "Train.loader.use_shared_memory", "Eval.loader.use_shared_memory",
+  };
+  return keys;
+}
+
+TrainingConfigReads::TrainingConfigReads() { scope_.emplace(reads_); }
+
+void TrainingConfigReads::excuse(const std::string& path) { reads_.excuse(path); }
+
+std::vector<std::string> TrainingConfigReads::finish(const Config& config) {
+  scope_.reset();
+  reads_.accept_ignored(ignored_config_keys());
+  reads_.throw_if_unknown(config.root(), config.origin());
+  return reads_.ignored_keys_present(config.root());
+}
+
+std::string ignored_keys_line(const std::vector<std::string>& keys) {
+  if (keys.empty()) return "";
+  std::string s;
+  for (const auto& k : keys) s += (s.empty() ? "" : ", ") + k;
+  return "ignored (accepted for PaddleOCR configs, no effect): " + s;
+}
+
+}  // namespace ocrforge
