@@ -29,6 +29,8 @@ LoaderSpec loader_from_yaml(const YAML::Node& node, const std::string& path, boo
   // use_shared_memory is accepted for PaddleOCR configs; threads share memory anyway.
   note_config_read(path);
   if (!present(node)) return spec;
+  if (!node.IsMap())
+    throw UsageError("config key '" + path + "' must be a map, got " + config_detail::describe_value(node));
   if (present(node["shuffle"])) spec.shuffle = y::boolean(node["shuffle"], path + ".shuffle");
   if (present(node["drop_last"])) spec.drop_last = y::boolean(node["drop_last"], path + ".drop_last");
   if (present(node["batch_size_per_card"]))

@@ -26,11 +26,11 @@ TrainerSpec trainer_spec_from_config(const Config& c) {
   if (eval.size() == 2) {
     o.eval_start = static_cast<long>(eval[0]);
     o.eval_interval = static_cast<long>(eval[1]);
-  } else if (eval.size() == 1) {
+  } else if (eval.size() == 1 && !c.get<YAML::Node>("Global.eval_batch_step", YAML::Node()).IsSequence()) {
     o.eval_interval = static_cast<long>(eval[0]);
   } else if (!eval.empty()) {
-    throw UsageError("Global.eval_batch_step: expected [start, interval] or one interval, got " +
-                     std::to_string(eval.size()) + " values");
+    throw UsageError("config key 'Global.eval_batch_step' must be an integer or a list of 2 integers, got a list of " +
+                     std::to_string(eval.size()));
   }
   if (o.eval_interval < 1) throw UsageError("Global.eval_batch_step: the interval must be >= 1");
   o.cal_metric_during_train = c.get<bool>("Global.cal_metric_during_train", o.cal_metric_during_train);
