@@ -23,7 +23,7 @@ ModelType read_model_type(const YAML::Node& section, const std::string& path, Mo
   const std::string text = v.IsScalar() ? v.Scalar() : std::string("(not a word)");
   for (ModelType t : {ModelType::Rec, ModelType::Det, ModelType::Cls})
     if (text == model_type_name(t)) return t;
-  throw UsageError(path + ".model_type: '" + text + "' is not a model type ocrforge knows (rec, det, cls)");
+  throw UsageError("config key '" + path + ".model_type' must be one of rec, det, cls, got '" + text + "'");
 }
 
 }  // namespace ocrforge

@@ -19,6 +19,20 @@ const std::vector<std::string>& ignored_config_keys() {
       "Global.save_inference_dir",
       // Refused by the c10d communicator when true; no effect on one process.
       "Global.use_sync_bn",
+      // AdamW's list of parameter names kept out of weight decay (SVTR configs): not
+      // applied; one_dim_param_no_weight_decay is.
+      "Optimizer.no_weight_decay_name",
+      // Recognition and classification decode and score the one way their task
+      // defines (CTC greedy with Global's dictionary; argmax over
+      // Global.label_list): these name PaddleOCR's pipeline. Detection reads
+      // its PostProcess and distillation its Metric: read keys are not ignored.
+      "PostProcess.name", "PostProcess.character_dict_path", "PostProcess.use_space_char", "PostProcess.label_list",
+      "Metric.name", "Metric.is_filter",
+      // DistillationCTCLabelDecode's output selection: the distillation decodes
+      // each model's CTC output (PostProcess.model_name is read).
+      "PostProcess.key", "PostProcess.multi_head",
+      // The classifier trains with its one loss (ClsLoss).
+      "Loss.name",
       // Threads share memory anyway.
       "Train.loader.use_shared_memory", "Eval.loader.use_shared_memory",
   };

@@ -26,6 +26,7 @@ bool is_onnx_architecture(const YAML::Node& architecture) {
 
 OnnxArchSpec onnx_arch_from_yaml(const YAML::Node& a) {
   const std::string path = "Architecture";
+  note_config_read(path + ".Transform");  // null is "none"; the others are refused below when set
   for (const char* native : {"Transform", "Backbone", "Neck", "Head"})
     if (arch_yaml::present(a, native))
       throw UsageError(path + "." + native + ": an ONNX model brings its own network; remove the " + native +

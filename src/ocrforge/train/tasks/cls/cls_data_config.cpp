@@ -61,15 +61,15 @@ ClsDataSpec cls_data_from_yaml(const YAML::Node& section, const std::string& sec
   if (!section || !section.IsMap())
     throw UsageError("config section '" + section_name + "' is missing (it needs dataset and loader)");
   const std::string ds_path = section_name + ".dataset";
-  const YAML::Node ds = section["dataset"];
+  const YAML::Node ds = y::at(section, section_name, "dataset");
   if (!ds || ds.IsNull()) throw UsageError("config key '" + ds_path + "' is missing");
-  if (ds["name"] && !ds["name"].IsNull() && y::string(ds["name"], ds_path + ".name") != "SimpleDataSet")
+  if (y::at(ds, ds_path, "name") && !y::at(ds, ds_path, "name").IsNull() && y::string(y::at(ds, ds_path, "name"), ds_path + ".name") != "SimpleDataSet")
     throw UsageError("config key '" + ds_path + ".name': only SimpleDataSet is supported for the classifier");
   const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
   ClsTransformSpec transforms =
-      cls_transform_spec_from_yaml(ds["transforms"], ds_path + ".transforms", label_list, training);
+      cls_transform_spec_from_yaml(y::at(ds, ds_path, "transforms"), ds_path + ".transforms", label_list, training);
   ClsDataSpec setup;
-  setup.loader = loader_from_yaml(section["loader"], section_name + ".loader", training);
+  setup.loader = loader_from_yaml(y::at(section, section_name, "loader"), section_name + ".loader", training);
   if (!training) setup.loader.drop_last = false;  // evaluate every sample
   setup.dataset = std::make_shared<ClsDataset>(list, std::move(transforms), training);
   return setup;

@@ -92,6 +92,7 @@ DetArchSpec det_arch_from_yaml(const YAML::Node& arch) {
                             "Architecture.Models.<name> (e.g. Student)");
   if (const ModelType t = read_model_type(arch, path, ModelType::Det); t != ModelType::Det)
     throw UsageError(path + ".model_type: '" + model_type_name(t) + "' is not a detection model (det)");
+  note_config_read(path + ".Transform");  // null is "none", as in PaddleOCR
   if (present(arch, "Transform")) throw UsageError(path + ".Transform: detection takes no transform; leave it empty");
 
   DetArchSpec spec;

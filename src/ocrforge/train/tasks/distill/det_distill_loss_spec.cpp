@@ -18,6 +18,7 @@ namespace {
 void read_pairs(const YAML::Node& n, const std::string& path, const std::vector<std::string>& models, bool flat_ok,
                 DetDistillLossTerm& t) {
   const std::string p = path + ".model_name_pairs";
+  note_config_read(p);
   const YAML::Node list = n["model_name_pairs"];
   if (!list || !list.IsSequence() || list.size() == 0)
     throw UsageError(p + ": missing; list the models to compare, e.g. [[Student, Teacher]]");
@@ -79,6 +80,7 @@ DetDistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, 
     read_db_keys(args, path, t);
   } else if (kind == "DistillationDMLLoss") {
     t.name = "dml";
+    note_config_read(path + ".maps_name");
     if (!present(args, "maps_name"))
       throw UsageError(path + ".maps_name: missing; a detection DML compares one map: thrink_maps, threshold_maps "
                               "or binary_maps");

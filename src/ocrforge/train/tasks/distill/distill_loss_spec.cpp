@@ -20,6 +20,7 @@ void check_choice(const std::string& value, const std::vector<std::string>& allo
 void read_pairs(const YAML::Node& n, const std::string& path, const std::vector<std::string>& models,
                 DistillLossTerm& t) {
   const std::string p = path + ".model_name_pairs";
+  note_config_read(p);
   if (!present(n, "model_name_pairs") || !n["model_name_pairs"].IsSequence() || n["model_name_pairs"].size() == 0)
     throw UsageError(p + ": missing; list the models to compare, e.g. [[Student, Teacher]]");
   for (const auto& pair : n["model_name_pairs"]) t.pairs.push_back(read_model_pair(pair, p, models));

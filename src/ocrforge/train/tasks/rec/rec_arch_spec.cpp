@@ -80,6 +80,9 @@ HeadSpec ctc_head_from_yaml(const YAML::Node& n, const std::string& path, int nu
 // type, and Head) and the SARHead entry (PP-OCRv3's guidance branch); record
 // NRTRHead (PP-OCRv4's, not built) as dropped.
 void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_classes, RecArchSpec& spec) {
+  // PaddleOCR derives it from the dictionary; accepted as written, not used.
+  note_config_whole(path + ".out_channels_list");
+  note_config_read(path + ".head_list");
   const auto list = n["head_list"];
   if (!list || !list.IsSequence()) throw UsageError(path + ".head_list: missing or not a list");
   bool found = false;
@@ -91,6 +94,7 @@ void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_
     if (name == "SARHead") {
       spec.sar = sar_head_from_yaml(args, p + ".SARHead", num_classes);
     } else if (name == "NRTRHead") {
+      note_config_whole(p + ".NRTRHead");  // listed and left out, as a whole
       spec.dropped_heads.push_back(name);
     } else if (name == "CTCHead") {
       found = true;
@@ -121,6 +125,7 @@ RecArchSpec rec_arch_from_yaml(const YAML::Node& arch, int num_classes) {
                             "Architecture.Models.<name> (e.g. Student)");
   if (const ModelType t = read_model_type(arch, path); t != ModelType::Rec)
     throw UsageError(path + ".model_type: '" + model_type_name(t) + "' is not a recognition model (rec)");
+  note_config_read(path + ".Transform");  // null is "none", as in PaddleOCR
   if (present(arch, "Transform"))
     throw UsageError(path + ".Transform: rectification transforms (TPS, ...) are not supported; leave it empty");
   if (num_classes < 2)
@@ -128,6 +133,8 @@ RecArchSpec rec_arch_from_yaml(const YAML::Node& arch, int num_classes) {
 
   RecArchSpec spec;
   read(arch, "algorithm", path, spec.algorithm);
+  bool all_feats = false;
+  read(arch, "return_all_feats", path, all_feats);  // informational: every feature is always returned
   if (!present(arch, "Backbone")) throw UsageError(path + ".Backbone: missing");
   spec.backbone = backbone_from_yaml(arch["Backbone"], path + ".Backbone");
   if (!present(arch, "Head")) throw UsageError(path + ".Head: missing");
