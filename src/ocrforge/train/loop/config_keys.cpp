@@ -33,6 +33,13 @@ const std::vector<std::string>& ignored_config_keys() {
       "PostProcess.key", "PostProcess.multi_head",
       // The classifier trains with its one loss (ClsLoss).
       "Loss.name",
+      // PaddleOCR overwrites a label encoder's copies with Global's, which this pipeline uses.
+      "Train.dataset.transforms.MultiLabelEncode.max_text_length",
+      "Train.dataset.transforms.MultiLabelEncode.character_dict_path",
+      "Train.dataset.transforms.MultiLabelEncode.use_space_char",
+      "Eval.dataset.transforms.MultiLabelEncode.max_text_length",
+      "Eval.dataset.transforms.MultiLabelEncode.character_dict_path",
+      "Eval.dataset.transforms.MultiLabelEncode.use_space_char",
       // Threads share memory anyway.
       "Train.loader.use_shared_memory", "Eval.loader.use_shared_memory",
   };

@@ -194,7 +194,7 @@ TEST(DetTransformConfig, AcceptsPaddleOcrsDetLists) {
               det_transform_spec_from_yaml(train, "Train.dataset.transforms", true);
             }),
             "");
-  const YAML::Node typo = YAML::Load("[{DecodeImage: }, {IaaAugment: {augmentor_args: []}}, {DetLabelEncode: }]");
+  const YAML::Node typo = transforms_with("IaaAugment", "{IaaAugment: {augmentor_args: []}}");
   const std::string problem = test::read_error(typo, "Train.dataset.transforms", [&] {
     det_transform_spec_from_yaml(typo, "Train.dataset.transforms", true);
   });

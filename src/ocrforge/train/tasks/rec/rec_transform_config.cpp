@@ -59,8 +59,8 @@ namespace {
 // (the SAR label also rejects max_text_length - 1 or more characters).
 // PP-OCRv4's NRTR labels (`gtc_encode`) are refused: that branch is not built.
 // max_text_length / character_dict_path / use_space_char are accepted and not
-// read: PaddleOCR's create_operators overwrites every transform's copies with
-// Global's, which are what this pipeline uses.
+// read (train/loop/config_keys.cpp lists them): PaddleOCR's create_operators
+// overwrites every transform's copies with Global's, which this pipeline uses.
 void parse_multi_label_encode(const YAML::Node& p, const std::string& path) {
   if (p && p.IsMap() && y::at(p, path, "gtc_encode") && !y::at(p, path, "gtc_encode").IsNull())
     throw UsageError("config key '" + path + ".gtc_encode': the GTC / NRTR branch of MultiHead is not built by "
