@@ -8,7 +8,7 @@
 namespace ocrforge {
 namespace {
 
-thread_local ConfigReads* active_reads = nullptr;
+thread_local const ConfigReadScope* active_scope = nullptr;
 thread_local std::vector<std::pair<std::string, std::string>> rebases;
 
 // "Train.dataset.transforms[0].DecodeImage" -> "Train.dataset.transforms.DecodeImage"
@@ -153,8 +153,8 @@ void ConfigReads::throw_if_unknown(const YAML::Node& root, const std::string& or
   throw UsageError(msg);
 }
 
-ConfigReadScope::ConfigReadScope(ConfigReads& reads) : previous_(active_reads) { active_reads = &reads; }
-ConfigReadScope::~ConfigReadScope() { active_reads = previous_; }
+ConfigReadScope::ConfigReadScope(ConfigReads& reads) : reads_(&reads), outer_(active_scope) { active_scope = this; }
+ConfigReadScope::~ConfigReadScope() { active_scope = outer_; }
 
 ConfigReadRebase::ConfigReadRebase(std::string from, std::string to) {
   rebases.emplace_back(std::move(from), std::move(to));
@@ -162,11 +162,11 @@ ConfigReadRebase::ConfigReadRebase(std::string from, std::string to) {
 ConfigReadRebase::~ConfigReadRebase() { rebases.pop_back(); }
 
 void note_config_read(const std::string& path) {
-  if (active_reads) active_reads->note(path);
+  for (const ConfigReadScope* s = active_scope; s; s = s->outer_) s->reads_->note(path);
 }
 
 void note_config_whole(const std::string& path) {
-  if (active_reads) active_reads->note_whole(path);
+  for (const ConfigReadScope* s = active_scope; s; s = s->outer_) s->reads_->note_whole(path);
 }
 
 }  // namespace ocrforge

@@ -75,8 +75,9 @@ class ConfigReads {
   bool excused(const std::string& canon) const;
 };
 
-// Makes `reads` the recorder of this thread's config reads until destroyed
-// (scopes nest: the innermost records).
+// Makes `reads` a recorder of this thread's config reads until destroyed.
+// Scopes nest, and a read is recorded in every active one: a check around a
+// whole command sees the reads of a reader that checks its own part.
 class ConfigReadScope {
  public:
   explicit ConfigReadScope(ConfigReads& reads);
@@ -85,7 +86,10 @@ class ConfigReadScope {
   ConfigReadScope& operator=(const ConfigReadScope&) = delete;
 
  private:
-  ConfigReads* previous_;
+  friend void note_config_read(const std::string& path);
+  friend void note_config_whole(const std::string& path);
+  ConfigReads* reads_;
+  const ConfigReadScope* outer_;
 };
 
 // While alive, reads recorded under `from` are recorded under `to` instead:

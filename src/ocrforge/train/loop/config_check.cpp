@@ -10,7 +10,7 @@
 #include "ocrforge/core/text.h"
 #include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/tasks/task_registry.h"
-#include "ocrforge/train/tasks/training_schema.h"
+#include "ocrforge/train/loop/config_keys.h"
 
 namespace fs = std::filesystem;
 
@@ -93,8 +93,9 @@ std::string task_description(const Config& config) {
 
 ConfigCheckReport check_training_config(Config config) {
   ConfigCheckReport report;
-  register_training_schema();
-  config.validate();  // unknown keys first, as training reports them
+  // Every key read below (the Trainer's reads and each loader's) is recorded;
+  // the keys nothing read are reported at the end, as training reports them.
+  TrainingConfigReads reads;
   if (config.get<bool>("Global.use_gpu", false) && !torch::cuda::is_available()) {
     report.warnings.push_back("Global.use_gpu is true but this machine has no usable CUDA device: train here with -o "
                               "Global.use_gpu=False (checked as on CPU)");
@@ -126,6 +127,7 @@ ConfigCheckReport check_training_config(Config config) {
     if (config.has(section)) check_loader(task, config, section, report);
   for (const auto& w : task.startup_warnings()) report.warnings.push_back(w);
   for (const auto& i : task.startup_info()) report.notes.push_back(i);
+  reads.finish(config);
   return report;
 }
 

@@ -31,7 +31,6 @@ DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path)
   } else if (b.name == "PPLCNetV3") {
     // lr_mult_list / lab_lr set per-layer learning rates in PaddleOCR: only
     // their defaults are accepted (docs/training.md says how the rates differ).
-    check_keys(n, path, {"name", "in_channels", "scale", "det", "conv_kxk_num", "lr_mult_list", "lab_lr"});
     b.scale = 1.0;  // PaddleOCR's default for PPLCNetV3
     read(n, "scale", path, b.scale);
     read(n, "det", path, b.det);
