@@ -237,8 +237,11 @@ EvalMetrics RecTask::evaluate(BatchLoader& loader, const std::function<void(size
   size_t done = 0;
   Batch batch;
   while (loader.next(&batch)) {
-    const auto texts = decode_logits(logits(batch.at("image")), charset_);
-    for (size_t i = 0; i < texts.size(); ++i) metric.add(texts[i], batch.texts[i]);
+    const auto texts = decode_logit_texts(logits(batch.at("image")), charset_);
+    for (size_t i = 0; i < texts.size(); ++i) {
+      const bool correct = metric.add(texts[i].text, batch.texts[i]);
+      if (sample_sink_) sample_sink_({batch.paths[i], batch.texts[i], texts[i].text, texts[i].score, correct});
+    }
     if (progress) progress(++done, total);
   }
   model().train();
