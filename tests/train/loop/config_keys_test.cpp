@@ -278,8 +278,17 @@ TEST(ConfigKeys, IgnoredKeysAreAcceptedAndListed) {
 }
 
 // Every config we ship reads with no unknown key (data from the toy sets).
+// PaddleOCR's own copies (configs/paddleocr_files.txt) may name pieces not
+// built yet: ConfigCheck.EveryCopiedPaddleOcrConfigPassesOrNamesWhatIsNotBuilt covers them.
 TEST(ConfigKeys, EveryShippedConfigReadsWithNoUnknownKey) {
   in_source_dir();
+  std::set<std::string> paddleocr_copies;
+  {
+    std::ifstream list("configs/paddleocr_files.txt");
+    ASSERT_TRUE(list) << "configs/paddleocr_files.txt";
+    for (std::string line; std::getline(list, line);)
+      if (!line.empty() && line[0] != '#') paddleocr_copies.insert(fs::path(line).lexically_normal().string());
+  }
   const std::string dir = ocrforge::test::fresh_dir("config_keys_cls");
   {  // the classifier's labels: the toy crops as 0 / 180
     std::ifstream rec("tests/data/rec_toy/rec_gt.txt");
@@ -291,6 +300,7 @@ TEST(ConfigKeys, EveryShippedConfigReadsWithNoUnknownKey) {
   int read = 0;
   for (const auto& entry : fs::recursive_directory_iterator("configs")) {
     if (entry.path().extension() != ".yml") continue;
+    if (paddleocr_copies.count(entry.path().lexically_normal().string())) continue;
     SCOPED_TRACE(entry.path().string());
     Config c = Config::load_file(entry.path().string());
     const std::string type = c.get<std::string>("Architecture.model_type", "");

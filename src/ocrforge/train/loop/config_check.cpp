@@ -44,6 +44,21 @@ void check_weights(const Config& config, const std::string& key, ConfigCheckRepo
     report.notes.push_back(key + " '" + value + "' found (check does not load weights)");
 }
 
+// A distillation member's own `pretrained` file, checked as Global's: a URL
+// or a missing file is a warning, and the member is then built without it
+// (training would stop there; check goes on to the rest of the config).
+void check_member_weights(Config& config, ConfigCheckReport& report) {
+  const YAML::Node models = config.root()["Architecture"]["Models"];
+  if (!models || !models.IsMap()) return;
+  for (const auto& member : models) {
+    const std::string key = "Architecture.Models." + member.first.as<std::string>() + ".pretrained";
+    const std::string value = config.get<std::string>(key, "");
+    if (value.empty()) continue;
+    check_weights(config, key, report);
+    if (is_url(value) || !weights_found(value)) config.set_node(key, YAML::Node(YAML::NodeType::Null));
+  }
+}
+
 // The data paths of `section` that do not exist, as warnings; true when any.
 bool missing_data(const Config& config, const std::string& section, ConfigCheckReport& report) {
   bool missing = false;
@@ -103,6 +118,7 @@ ConfigCheckReport check_training_config(Config config) {
   }
   check_weights(config, "Global.pretrained_model", report);
   check_weights(config, "Global.checkpoints", report);
+  check_member_weights(config, report);
 
   Trainer trainer(config, TrainerMode::Check);
   Task& task = trainer.task();

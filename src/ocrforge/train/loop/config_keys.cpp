@@ -7,10 +7,13 @@ const std::vector<std::string>& ignored_config_keys() {
       // PaddleOCR's logging, visualisation and inference-script keys.
       "Global.debug", "Global.use_visualdl", "Global.infer_img", "Global.infer_mode", "Global.save_res_path",
       "Global.character_type",
+      // PaddleX's name for the model and PaddleOCR's profiler switch (tools/program.py `-p`).
+      "Global.model_name", "profiler_options",
       // Set by PaddleOCR's launcher; ocrforge knows from its own launch.
       "Global.distributed",
       // Mixed precision: use_amp itself is read (and refused on CPU); these tune it.
       "Global.amp_level", "Global.amp_dtype", "Global.scale_loss", "Global.use_dynamic_loss_scaling",
+      "Global.amp_custom_black_list", "Global.amp_custom_white_list",
       // PaddleOCR's TIPC runner passes it with every command; precision is Global.use_amp.
       "Global.auto_cast",
       // Static-graph export shape and weights of PaddleOCR 2.x.

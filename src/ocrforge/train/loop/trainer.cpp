@@ -67,9 +67,18 @@ std::vector<std::string> check_config_keys(const Config& config) {
   TrainingConfigReads reads;
   const TrainerSpec spec = trainer_spec_from_config(config);
   std::unique_ptr<Task> task = make_task(config, spec, torch::kCPU);
-  task->make_loader("Train", true, 0, 1);
-  if (config.root()["Eval"]) task->make_loader("Eval", false, 0, 1);
-  optimizer_spec_from_yaml(config.root()["Optimizer"], spec.epoch_num);
+  for (const std::string section : {"Train", "Eval"}) {
+    if (!config.root()[section]) continue;
+    try {
+      task->make_loader(section, section == "Train", 0, 1);
+    } catch (const UsageError&) {
+      throw;
+    } catch (const Error&) {
+      // The data cannot be read here: the keys read before it was opened are
+      // checked, as `ocrforge check` does (loop/config_check.h).
+    }
+  }
+  if (config.root()["Optimizer"]) optimizer_spec_from_yaml(config.root()["Optimizer"], spec.epoch_num);
   return reads.finish(config);
 }
 

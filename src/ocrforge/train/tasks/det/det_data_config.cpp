@@ -25,7 +25,7 @@ DetDataSpec det_data_from_yaml(const YAML::Node& section, const std::string& sec
   if (!present(ds)) throw UsageError("config key '" + ds_path + "' is missing");
   const std::string name = present(y::at(ds, ds_path, "name")) ? y::string(y::at(ds, ds_path, "name"), ds_path + ".name") : "SimpleDataSet";
   if (name != "SimpleDataSet")
-    throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported for detection; use SimpleDataSet");
+    throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported yet for detection; use SimpleDataSet");
 
   const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
 

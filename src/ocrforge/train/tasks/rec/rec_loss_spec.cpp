@@ -24,6 +24,7 @@ RecLossSpec rec_loss_from_yaml(const YAML::Node& loss) {
     throw UsageError("Loss.name: '" + s.name + "' is not a recognition loss (known: CTCLoss, MultiLoss)");
   read(loss, "weight_1", "Loss", s.weight_1);
   read(loss, "weight_2", "Loss", s.weight_2);
+  note_config_read("Loss.loss_config_list");
   const YAML::Node list = loss["loss_config_list"];
   if (!list || !list.IsSequence() || list.size() == 0)
     throw UsageError("Loss.loss_config_list: missing or empty; MultiLoss lists its terms, e.g. [{CTCLoss: }, {SARLoss: }]");
@@ -36,6 +37,7 @@ RecLossSpec rec_loss_from_yaml(const YAML::Node& loss) {
     const std::string kind = list[i].begin()->first.as<std::string>();
     const YAML::Node args = list[i].begin()->second;
     const std::string p = path + "." + kind;
+    note_config_read(p);
     if (!seen.insert(kind).second) throw UsageError(p + ": listed twice");
     const bool has_args = args && !args.IsNull();
     if (kind == "CTCLoss") {
@@ -51,7 +53,7 @@ RecLossSpec rec_loss_from_yaml(const YAML::Node& loss) {
         if (present(args, "ignore_index")) s.sar_ignore_index = index;
       }
     } else if (kind == "NRTRLoss") {
-      throw UsageError(p + ": the NRTR branch of MultiHead is not built by ocrforge; MultiLoss trains CTCLoss and SARLoss");
+      throw UsageError(p + ": the NRTR branch of MultiHead is not supported yet; MultiLoss trains CTCLoss and SARLoss");
     } else {
       throw UsageError(p + ": unknown loss '" + kind + "' (known: CTCLoss, SARLoss)");
     }

@@ -63,8 +63,8 @@ namespace {
 // overwrites every transform's copies with Global's, which this pipeline uses.
 void parse_multi_label_encode(const YAML::Node& p, const std::string& path) {
   if (p && p.IsMap() && y::at(p, path, "gtc_encode") && !y::at(p, path, "gtc_encode").IsNull())
-    throw UsageError("config key '" + path + ".gtc_encode': the GTC / NRTR branch of MultiHead is not built by "
-                     "ocrforge (its CTC and SAR branches are), so its labels cannot be used; remove the key");
+    throw UsageError("config key '" + path + ".gtc_encode': the GTC / NRTR branch of MultiHead is not supported "
+                     "yet (its CTC and SAR branches are), so its labels cannot be used; remove the key");
 }
 
 // RecConAug: prob, ext_data_num, image_shape [H, W, C], max_text_length
