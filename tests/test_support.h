@@ -10,6 +10,9 @@
 #include <sstream>
 #include <string>
 
+#include "ocrforge/core/config_reads.h"
+#include "ocrforge/core/error.h"
+
 namespace ocrforge::test {
 
 inline std::string source_dir() { return OCRFORGE_SOURCE_DIR; }
@@ -37,6 +40,22 @@ std::string message_of(F&& f) {
     return e.what();
   }
   return "";
+}
+
+// The message of the UsageError a config reader throws while reading `node`
+// (found at config path `path`, e.g. "Architecture"), or, when it reads
+// cleanly, of the keys of `node` it did not read (core/config_reads.h: what a
+// run reports once its whole config is read); "" when neither.
+template <typename F>
+std::string read_error(const YAML::Node& node, const std::string& path, F&& read) {
+  ocrforge::ConfigReads reads;
+  try {
+    ocrforge::ConfigReadScope scope(reads);
+    read();
+  } catch (const ocrforge::UsageError& e) {
+    return e.what();
+  }
+  return message_of<ocrforge::UsageError>([&] { reads.throw_if_unknown(node, "", path); });
 }
 
 inline std::string read_text(const std::string& path) {

@@ -4,12 +4,16 @@
 // (after saving `latest`). Under `ocrforge launch` (WORLD_SIZE > 1) each
 // worker process runs this with the c10d communicator (docs/distributed.md).
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
 #include "commands.h"
+#include "ocrforge/core/atomic_file.h"
 #include "ocrforge/core/config.h"
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/output_paths.h"
 #include "ocrforge/train/dist/c10d_communicator.h"
 #include "ocrforge/train/loop/allocator_tuning.h"
 #include "ocrforge/train/loop/trainer.h"
@@ -18,6 +22,20 @@
 #include "train_args.h"
 
 namespace ocrforge {
+
+namespace {
+
+// `eval --save_wrong FILE` is checked before the evaluation runs, so a typo
+// in the folder does not cost a whole evaluation.
+void check_save_wrong_path(const TrainArgs& t) {
+  namespace fs = std::filesystem;
+  const fs::path parent = fs::path(t.save_wrong).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent))
+    throw UsageError("--save_wrong: folder '" + parent.string() + "' does not exist; create it or name another file");
+  refuse_overwriting_input(t.save_wrong, "--save_wrong", t.config, "the config file");
+}
+
+}  // namespace
 
 int cmd_train(const Args& args) {
   const TrainArgs t = parse_train_args(args, "train");
@@ -63,11 +81,28 @@ int cmd_eval(const Args& args) {
   if (!onnx && c.get<std::string>("Global.checkpoints", "").empty() &&
       c.get<std::string>("Global.pretrained_model", "").empty())
     throw UsageError("eval needs weights: -o Global.checkpoints=<save_model_dir>/best_accuracy");
+  if (!t.save_wrong.empty()) check_save_wrong_path(t);
   Trainer trainer(std::move(c), TrainerMode::Eval);
+  // The wrong samples in evaluation order, one line each, written once the
+  // evaluation is done (atomically: a stopped run leaves no half file).
+  std::string wrong = "image\tlabel\tprediction\tscore\n";
+  long wrong_count = 0;
+  if (!t.save_wrong.empty())
+    trainer.task().report_eval_samples([&](const EvalSample& s) {
+      if (s.correct) return;
+      ++wrong_count;
+      char score[32];
+      std::snprintf(score, sizeof(score), "%.4f", s.score);
+      wrong += s.path + "\t" + s.label + "\t" + s.prediction + "\t" + score + "\n";
+    });
   const EvalMetrics r = trainer.evaluate();
   std::printf("metric eval ***************\n");
   for (const auto& [name, value] : r.values) std::printf("%s: %.6f\n", name.c_str(), value);
   std::printf("samples: %ld\nfps: %.2f\n", r.samples, r.seconds > 0 ? r.samples / r.seconds : 0.0);
+  if (!t.save_wrong.empty()) {
+    write_file_atomic(t.save_wrong, wrong);
+    std::printf("wrong samples: %ld written to %s\n", wrong_count, t.save_wrong.c_str());
+  }
   return 0;
 }
 

@@ -41,7 +41,7 @@ const std::vector<Command>& command_table() {
        CommandPart::Serve, SERVE(cmd_serve)},
       {"train", "-c CFG", "train a rec / det / cls model (or fine-tune a shipped ONNX model) from a PaddleOCR-style YAML",
        CommandPart::Torch, TORCH(cmd_train)},
-      {"eval", "-c CFG", "evaluate a checkpoint (-o Global.checkpoints=DIR/best_accuracy)", CommandPart::Torch, TORCH(cmd_eval)},
+      {"eval", "-c CFG [--save_wrong FILE]", "evaluate a checkpoint (-o Global.checkpoints=DIR/best_accuracy)", CommandPart::Torch, TORCH(cmd_eval)},
       {"export", "-c CFG", "write an inference model (-o Global.pretrained_model=CKPT Global.save_inference_dir=OUT)",
        CommandPart::Torch, TORCH(cmd_export)},
       {"launch", "[--ips=..] [--nproc_per_node=N] train -c CFG", "distributed training (docs/distributed.md)",

@@ -2,19 +2,19 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
-#include "ocrforge/train/tasks/training_schema.h"
 
 namespace ocrforge {
 
 std::string train_usage(const std::string& command) {
   return "usage: ocrforge " + command +
-         " -c CONFIG.yml [-o Section.key=value ...]\n"
+         " -c CONFIG.yml [-o Section.key=value ...]" + (command == "eval" ? " [--save_wrong FILE]" : "") + "\n"
          "  -c, --config   PaddleOCR-style YAML config (see configs/rec/ and docs/config.md)\n"
-         "  -o, --opt      overrides, e.g. -o Global.epoch_num=3 Global.use_gpu=False\n";
+         "  -o, --opt      overrides, e.g. -o Global.epoch_num=3 Global.use_gpu=False\n" +
+         (command == "eval" ? "  --save_wrong FILE  write every wrong sample (image, label, prediction, score; tab-separated)\n"
+                            : "");
 }
 
 Config load_train_config(const TrainArgs& t) {
-  register_training_schema();  // det rows etc., before the overrides are validated
   Config c = Config::load_file(t.config);
   c.apply_overrides(t.overrides);
   return c;
@@ -31,6 +31,10 @@ TrainArgs parse_train_args(const Args& args, const std::string& command) {
       t.config = args[++i];
     } else if (starts_with(a, "--config=")) {
       t.config = a.substr(9);
+    } else if (command == "eval" && (a == "--save_wrong" || starts_with(a, "--save_wrong="))) {
+      if (a == "--save_wrong" && i + 1 >= args.size()) throw UsageError("--save_wrong needs a file name");
+      t.save_wrong = a == "--save_wrong" ? args[++i] : a.substr(13);
+      if (t.save_wrong.empty()) throw UsageError("--save_wrong needs a file name");
     } else if (a == "-o" || a == "--opt") {
       while (i + 1 < args.size() && !starts_with(args[i + 1], "-")) t.overrides.push_back(args[++i]);
     } else {

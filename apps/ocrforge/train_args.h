@@ -13,6 +13,7 @@ namespace ocrforge {
 struct TrainArgs {
   std::string config;
   std::vector<std::string> overrides;
+  std::string save_wrong;  // eval only: file listing every wrong sample
   bool help = false;
 };
 

@@ -1,7 +1,7 @@
 // Fuzz-style test of the config reader (issue 29): random and adversarial
 // YAML — anchors and aliases (cycles, nested expansion), deep nesting,
 // large scalars, odd types, tags, random bytes — through everything a
-// command does with a config: load, validate, typed reads, overrides, the
+// command does with a config: load, the unknown-key walk, typed reads, overrides, the
 // resolved YAML, copies. Each input must load or be refused with an
 // ocrforge::Error (UsageError for the user's mistakes); any other exception,
 // a crash or a hang fails. A fixed seed keeps failures reproducible; the
@@ -133,7 +133,16 @@ std::string canonical(const YAML::Node& n) {
 
 // Everything a command does with a loaded config.
 void exercise(const Config& c, std::mt19937& rng) {
-  try { c.validate(); } catch (const UsageError&) {}
+  // The unknown-key walk (what a run does after reading its config) over
+  // whatever the document holds.
+  ConfigReads reads;
+  {
+    ConfigReadScope scope(reads);
+    try { (void)c.get<int>("Global.epoch_num", 0); } catch (const UsageError&) {}
+  }
+  reads.accept_ignored({"Global.use_visualdl", "Train.loader.use_shared_memory"});
+  try { reads.throw_if_unknown(c.root(), c.origin()); } catch (const UsageError&) {}
+  (void)reads.ignored_keys_present(c.root());
   for (const char* key : {"Global.epoch_num", "Global", "Train.dataset.label_file_list", "Optimizer.lr.name", "a"}) {
     try { (void)c.get<int>(key, 0); } catch (const UsageError&) {}
     try { (void)c.get<double>(key, 0.0); } catch (const UsageError&) {}

@@ -168,13 +168,26 @@ TEST(Config, OverrideOfAnAliasedValueChangesOnlyThatKey) {
   EXPECT_EQ(c.get<int>("Eval.loader.batch_size_per_card", 0), 25);
 }
 
+// A typo'd override creates its key (as in PaddleOCR); the run's reading pass
+// reports it (tests/train/loop/config_keys_test.cpp), and the typed read
+// names a wrong kind.
 TEST(Config, ApplyOverridesThenValidates) {
   Config c = small();
   c.apply_overrides({"Global.epoch_num=4", "Train.loader.batch_size_per_card=8"});
   EXPECT_EQ(c.get<int>("Train.loader.batch_size_per_card", 0), 8);
-  const std::string msg = usage_error([&] { c.apply_overrides({"Global.epoch_nun=3"}); });
+  c.apply_overrides({"Global.epoch_nun=3"});
+  ocrforge::ConfigReads reads;
+  {
+    ocrforge::ConfigReadScope scope(reads);
+    for (const char* key : {"Global.epoch_num", "Global.use_gpu", "Global.save_model_dir", "Global.pretrained_model",
+                            "Global.max_text_length", "Global.eval_batch_step"})
+      (void)c.has(key);
+  }
+  const std::string msg = usage_error([&] { reads.throw_if_unknown(c.root()["Global"], c.origin(), "Global"); });
   EXPECT_TRUE(contains(msg, "unknown config key 'Global.epoch_nun' (did you mean 'Global.epoch_num'?)"));
-  EXPECT_TRUE(contains(usage_error([&] { small().apply_overrides({"Global.epoch_num=[1, 2]"}); }),
+  Config wrong = small();
+  wrong.apply_overrides({"Global.epoch_num=[1, 2]"});
+  EXPECT_TRUE(contains(usage_error([&] { (void)wrong.get<int>("Global.epoch_num", 0); }),
               "config key 'Global.epoch_num' must be an integer, got a list"));
 }
 

@@ -7,8 +7,8 @@ using ocrforge::RecMetric;
 
 TEST(RecMetric, AccuracyAndNormEditDistance) {
   RecMetric m;
-  m.add("hello", "hello");
-  m.add("helo", "hello");  // 1 edit / 5
+  EXPECT_TRUE(m.add("hello", "hello"));
+  EXPECT_FALSE(m.add("helo", "hello"));  // 1 edit / 5
   EXPECT_EQ(m.count(), 2);
   EXPECT_DOUBLE_EQ(m.acc(), 0.5);
   EXPECT_DOUBLE_EQ(m.norm_edit_dis(), 1.0 - (0.0 + 0.2) / 2);
@@ -16,11 +16,11 @@ TEST(RecMetric, AccuracyAndNormEditDistance) {
 
 TEST(RecMetric, IgnoresSpacesByDefault) {
   RecMetric m;
-  m.add("a b", "ab");
+  EXPECT_TRUE(m.add("a b", "ab"));
   EXPECT_DOUBLE_EQ(m.acc(), 1.0);
   EXPECT_DOUBLE_EQ(m.norm_edit_dis(), 1.0);
   RecMetric strict(false);
-  strict.add("a b", "ab");  // one deletion over 3 characters
+  EXPECT_FALSE(strict.add("a b", "ab"));  // one deletion over 3 characters
   EXPECT_DOUBLE_EQ(strict.acc(), 0.0);
   EXPECT_DOUBLE_EQ(strict.norm_edit_dis(), 1.0 - 1.0 / 3);
 }

@@ -9,7 +9,8 @@
 #include <sstream>
 
 #include "ocrforge/core/atomic_file.h"
-#include "ocrforge/core/config_schema.h"
+#include "ocrforge/core/config_reads.h"
+#include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/fnv1a.h"
 #include "ocrforge/core/text.h"
 
@@ -136,7 +137,7 @@ std::string suggestion(const YAML::Node& map, const std::string& key, const std:
 }
 
 // For `epoch_num=3`: the path of the first map holding `key` ("Global",
-// "Train.loader"), searching the config and then the schema's sections.
+// "Train.loader"), searching the config; "Global" when none holds it.
 std::string section_for(const YAML::Node& map, const std::string& key, const std::string& path = "") {
   for (const auto& kv : map) {
     if (!kv.second.IsMap()) continue;
@@ -145,11 +146,7 @@ std::string section_for(const YAML::Node& map, const std::string& key, const std
     const std::string deeper = section_for(kv.second, key, here);
     if (!deeper.empty()) return deeper;
   }
-  if (!path.empty()) return "";
-  for (const auto& s : schema::config_schema().fields)
-    for (const auto& f : s.fields)
-      if (f.key == key) return s.key;
-  return "Global";
+  return path.empty() ? "Global" : "";
 }
 
 }  // namespace
@@ -157,26 +154,59 @@ std::string section_for(const YAML::Node& map, const std::string& key, const std
 // ---- typed reads -------------------------------------------------------------
 
 namespace config_detail {
+
+bool read_bool(const std::string& text, bool* out) {
+  const std::string v = to_lower(text);
+  if (v == "true" || v == "yes" || v == "on" || v == "1") return *out = true, true;
+  if (v == "false" || v == "no" || v == "off" || v == "0") return *out = false, true;
+  return false;
+}
+
+bool read_int(const std::string& text, long long* out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  *out = std::strtoll(text.c_str(), &end, 10);
+  return *end == '\0' && errno == 0;
+}
+
+bool read_number(const std::string& text, double* out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  *out = std::strtod(text.c_str(), &end);
+  return *end == '\0';
+}
+
+std::string describe_value(const YAML::Node& n) {
+  if (n.IsMap()) return "a map";
+  if (n.IsSequence()) return "a list";
+  return "'" + printable(n.Scalar()) + "'";
+}
+
 namespace {
 [[noreturn]] void wrong(const YAML::Node& n, const std::string& key, const std::string& kind) {
-  throw UsageError("config key '" + key + "' must be " + kind + ", got " + schema::describe_value(n));
+  throw UsageError("config key '" + key + "' must be " + kind + ", got " + config_detail::describe_value(n));
 }
 long long to_ll(const YAML::Node& n, const std::string& key) {
+  note_config_read(key);
   long long v = 0;
-  if (!n.IsScalar() || !schema::read_int(n.Scalar(), &v)) wrong(n, key, "an integer");
+  if (!n.IsScalar() || !read_int(n.Scalar(), &v)) wrong(n, key, "an integer");
   return v;
 }
 double to_double(const YAML::Node& n, const std::string& key) {
+  note_config_read(key);
   double v = 0;
-  if (!n.IsScalar() || !schema::read_number(n.Scalar(), &v)) wrong(n, key, "a number");
+  if (!n.IsScalar() || !read_number(n.Scalar(), &v)) wrong(n, key, "a number");
   return v;
 }
 std::string to_string(const YAML::Node& n, const std::string& key) {
+  note_config_read(key);
   if (!n.IsScalar()) wrong(n, key, "a string");
   return n.Scalar();
 }
 template <typename T, typename One>
 std::vector<T> to_list(const YAML::Node& n, const std::string& key, One one) {
+  note_config_read(key);
   if (n.IsScalar()) return {static_cast<T>(one(n, key))};  // `a.txt` reads as `[a.txt]`
   if (!n.IsSequence()) wrong(n, key, "a list");
   std::vector<T> out;
@@ -190,8 +220,9 @@ std::vector<T> to_list(const YAML::Node& n, const std::string& key, One one) {
 using N = YAML::Node;
 using S = std::string;
 template <> bool convert<bool>(const N& n, const S& key) {
+  note_config_read(key);
   bool v = false;
-  if (!n.IsScalar() || !schema::read_bool(n.Scalar(), &v)) wrong(n, key, "a boolean (true/false)");
+  if (!n.IsScalar() || !read_bool(n.Scalar(), &v)) wrong(n, key, "a boolean (true/false)");
   return v;
 }
 template <> int convert<int>(const N& n, const S& key) {
@@ -219,7 +250,10 @@ template <> std::vector<double> convert<std::vector<double>>(const N& n, const S
 template <> std::vector<S> convert<std::vector<S>>(const N& n, const S& key) {
   return to_list<S>(n, key, to_string);
 }
-template <> N convert<N>(const N& n, const S&) { return n; }
+template <> N convert<N>(const N& n, const S& key) {
+  note_config_read(key);
+  return n;
+}
 }  // namespace config_detail
 
 // ---- Config ------------------------------------------------------------------
@@ -275,7 +309,7 @@ Config Config::from_string(const std::string& yaml, const std::string& origin) {
   }
   if (!n.IsMap())
     throw UsageError(origin + ": a config must be a map of sections (Global, Architecture, ...), got " +
-                     (n.IsNull() ? std::string("an empty document") : schema::describe_value(n)));
+                     (n.IsNull() ? std::string("an empty document") : config_detail::describe_value(n)));
   Config c;
   c.root_.reset(deep_copy(n, origin));
   c.origin_ = origin;
@@ -311,7 +345,7 @@ void Config::apply_override(const std::string& assignment) {
     // A key present but empty (`PostProcess:`) becomes a map rather than an error.
     if (cur.IsNull()) cur = YAML::Node(YAML::NodeType::Map);
     if (!cur.IsMap())
-      throw UsageError(what + ": '" + path + "' is " + schema::describe_value(cur) +
+      throw UsageError(what + ": '" + path + "' is " + config_detail::describe_value(cur) +
                        ", not a map, so it has no key '" + parts[i] + "'");
     if (i + 1 == parts.size()) break;
     YAML::Node next = child(cur, parts[i]);
@@ -327,16 +361,6 @@ void Config::apply_override(const std::string& assignment) {
 
 void Config::apply_overrides(const std::vector<std::string>& assignments) {
   for (const auto& a : assignments) apply_override(a);
-  validate();
-}
-
-void Config::validate() const {
-  const std::vector<std::string> problems = schema::check_config(root_);
-  if (problems.empty()) return;
-  if (problems.size() == 1) throw UsageError(origin_ + ": " + problems[0]);
-  std::string msg = origin_ + ": " + std::to_string(problems.size()) + " config problems:";
-  for (const auto& p : problems) msg += "\n  - " + p;
-  throw UsageError(msg);
 }
 
 YAML::Node& Config::root() { return root_; }
@@ -344,6 +368,7 @@ const YAML::Node& Config::root() const { return root_; }
 const std::string& Config::origin() const { return origin_; }
 
 bool Config::lookup(const std::string& dotted, YAML::Node* out) const {
+  note_config_read(dotted);
   YAML::Node cur = root_;
   for (const auto& part : split(dotted, '.')) {
     if (!cur.IsMap()) return false;

@@ -1,8 +1,10 @@
 // A training config in PaddleOCR's schema: YAML file + `-o Key.sub=value`
-// overrides + schema checks (docs/config.md).
+// overrides + typed reads (docs/config.md). Which keys exist is decided by
+// the readers: every typed read is recorded (config_reads.h) and the train
+// layer reports the keys no reader read.
 //
 //   Config cfg = Config::load_file("configs/rec/rec_tiny_test.yml");
-//   cfg.apply_overrides({"Global.epoch_num=3", "Global.eval_batch_step=[0, 50]"});  // validates
+//   cfg.apply_overrides({"Global.epoch_num=3", "Global.eval_batch_step=[0, 50]"});
 //   int epochs = cfg.require<int>("Global.epoch_num");
 //   double lr = cfg.get<double>("Optimizer.lr.learning_rate", 0.001);  // 1e-3 works too
 //   cfg.save(save_model_dir + "/config.yml");                          // the resolved config
@@ -23,12 +25,22 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "ocrforge/core/config_reads.h"
 #include "ocrforge/core/error.h"
 
 namespace ocrforge {
 
 namespace config_detail {
-// Converts a present, non-null node to T; throws UsageError naming `key`
+// Strict scalar readers (false when `text` is not of that kind). Numbers
+// accept PaddleOCR's forms 0.001, 1e-3, 1.0e-3; booleans true/True/yes/on/1.
+bool read_bool(const std::string& text, bool* out);
+bool read_int(const std::string& text, long long* out);
+bool read_number(const std::string& text, double* out);
+// "a map", "a list" or the scalar in quotes: what was found instead.
+std::string describe_value(const YAML::Node& node);
+
+// Converts a present, non-null node to T (recording `key` as read,
+// config_reads.h); throws UsageError naming `key`
 // and the expected kind. Defined in config.cpp for: bool, int, long,
 // long long, float, double, std::string, std::vector<int>, std::vector<long long>,
 // std::vector<float>, std::vector<double>, std::vector<std::string>, YAML::Node.
@@ -70,13 +82,9 @@ class Config {
   // (`epoch_num=3`) are rejected with a hint (PaddleOCR would set a
   // top-level key). Throws UsageError naming the override.
   void apply_override(const std::string& assignment);
-  // Applies each in order, then validate(): a typo creates a new key (as in
-  // PaddleOCR) which the schema check then reports with a suggestion.
+  // Applies each in order. A typo creates a new key (as in PaddleOCR),
+  // which the reading pass then reports as unknown with a suggestion.
   void apply_overrides(const std::vector<std::string>& assignments);
-
-  // Schema check (config_schema.h): UsageError listing every unknown key
-  // (with the closest known one), unknown component name and wrong kind.
-  void validate() const;
 
   YAML::Node& root();
   const YAML::Node& root() const;
@@ -126,6 +134,7 @@ class Config {
 // for config sub-trees (Config::get is the same for whole-config paths).
 template <typename T>
 bool read_key(const YAML::Node& map, const std::string& path, const std::string& key, T* out) {
+  note_config_read(path.empty() ? key : path + "." + key);
   if (!map || !map.IsMap()) return false;
   const YAML::Node n = map[key];
   if (!n || n.IsNull()) return false;

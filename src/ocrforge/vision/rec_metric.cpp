@@ -20,7 +20,7 @@ std::string without_spaces(const std::string& s) {
 
 }  // namespace
 
-void RecMetric::add(const std::string& pred_in, const std::string& label_in) {
+bool RecMetric::add(const std::string& pred_in, const std::string& label_in) {
   const std::string pred = ignore_space_ ? without_spaces(pred_in) : pred_in;
   const std::string label = ignore_space_ ? without_spaces(label_in) : label_in;
   const auto p = utf8_chars(pred);
@@ -28,8 +28,10 @@ void RecMetric::add(const std::string& pred_in, const std::string& label_in) {
   // Levenshtein.normalized_distance: distance / longer length (0 for two empties).
   const size_t longest = std::max<size_t>({p.size(), l.size(), 1});
   norm_edit_sum_ += static_cast<double>(edit_distance(p, l)) / static_cast<double>(longest);
-  if (pred == label) ++correct_;
+  const bool correct = pred == label;
+  if (correct) ++correct_;
   ++count_;
+  return correct;
 }
 
 double RecMetric::acc() const { return count_ == 0 ? 0.0 : static_cast<double>(correct_) / count_; }

@@ -10,7 +10,8 @@ class RecMetric {
   // ignore_space: compare with spaces removed (PaddleOCR's is_filter default
   // is off; ignore_space default is on).
   explicit RecMetric(bool ignore_space = true) : ignore_space_(ignore_space) {}
-  void add(const std::string& pred, const std::string& label);
+  // Counts one sample; true when it counted as correct (exact match).
+  bool add(const std::string& pred, const std::string& label);
   double acc() const;
   double norm_edit_dis() const;
   long count() const { return count_; }

@@ -104,8 +104,9 @@ TEST(LoaderConfig, NamesTheKeyOfEveryBadValue) {
   EXPECT_NE(usage_error([] { loader_from_yaml(YAML::Load("{num_workers: -1}"), "Train.loader", true); })
                 .find("Train.loader.num_workers"),
             std::string::npos);
-  EXPECT_NE(usage_error([] { loader_from_yaml(YAML::Load("{shufle: true}"), "Train.loader", true); })
-                .find("did you mean 'shuffle'"),
+  const YAML::Node typo = YAML::Load("{shufle: true}");
+  EXPECT_NE(test::read_error(typo, "Train.loader", [&] { loader_from_yaml(typo, "Train.loader", true); })
+                .find("did you mean 'Train.loader.shuffle'"),
             std::string::npos);
 }
 

@@ -19,7 +19,6 @@
 #include "ocrforge/train/tasks/distill/rec_distill_task.h"
 #include "ocrforge/train/tasks/rec/rec_task.h"
 #include "ocrforge/train/tasks/task.h"
-#include "ocrforge/train/tasks/training_schema.h"
 #include "ocrforge/train/tasks/task_registry.h"
 #include "train/onnx/shipped_model_inputs.h"
 #include "train/tasks/distill/det_distill_fixture.h"
@@ -78,7 +77,6 @@ TEST(ExportModel, ClassifierGraphWrittenBackComputesExactlyTheShippedModel) {
 // file computes what the changed LibTorch module computes, not the original.
 TEST(ExportModel, TrainedWeightsFromACheckpointReachTheFile) {
   const std::string out = test::fresh_dir("export_rec_trained");
-  register_training_schema();
   const Config config = Config::from_string(rec_config(out));
   std::unique_ptr<Task> task = make_task(config, trainer_spec_from_config(config), torch::kCPU);
   auto* graph = dynamic_cast<OnnxGraphModuleImpl*>(&task->model());
@@ -126,7 +124,7 @@ TEST(ExportModel, ErrorsNameTheProblem) {
   EXPECT_NE(error_of("Global: {save_inference_dir: " + out +
                      "}\nArchitecture: {model_type: cls, algorithm: CLS, Backbone: {name: MobileNetV3}, "
                      "Head: {name: ClsHead, class_dim: 2}}\n")
-                .find("unknown head 'ClsHead'"),
+                .find("the native MobileNetV3 + ClsHead is not built yet"),
             std::string::npos);
   // A dictionary that does not fit the model's 6,625 classes.
   test::write_text(out + "/abc.txt", "a\nb\nc\n");
@@ -145,7 +143,6 @@ TEST(ExportModel, ErrorsNameTheProblem) {
 TEST(ExportModel, DistillationWritesAFolderPerModelThatOrtRunsLikeLibTorch) {
   const auto t = test::make_tiny_task("export_distill", 4);
   const std::string out = t.dir + "/inference";
-  register_training_schema();
   Config config = Config::from_string(test::tiny_distill_config(t, 1, 8, {}));
   std::unique_ptr<Task> task = make_task(config, trainer_spec_from_config(config), torch::kCPU);
   {
@@ -184,7 +181,6 @@ TEST(ExportModel, DistillationWritesAFolderPerModelThatOrtRunsLikeLibTorch) {
 // SAR branch) exports too; any other missing tensor is still an error.
 TEST(ExportModel, MultiHeadExportsTheCtcBranchAndLeavesTheSarHeadOut) {
   const auto t = test::make_tiny_task("export_multihead", 4);
-  register_training_schema();
   Config config = Config::from_string(test::tiny_multihead_config(t, 1, 4));
   std::unique_ptr<Task> task = make_task(config, trainer_spec_from_config(config), torch::kCPU);
   {

@@ -213,16 +213,15 @@ TEST(OnnxArch, WritingAValueOfAnotherShapeOrAnUnknownNameFails) {
 TEST(OnnxArch, ArchitectureSectionErrorsNameTheKey) {
   const std::string path = write_tiny_graph(test::fresh_dir("onnx_arch_yaml"));
   auto error_of = [](const std::string& yaml) -> std::string {
-    return ocrforge::test::message_of<UsageError>([&] {
-      onnx_arch_from_yaml(YAML::Load(yaml));
-    });
+    const YAML::Node n = YAML::Load(yaml);
+    return ocrforge::test::read_error(n, "Architecture", [&] { onnx_arch_from_yaml(n); });
   };
   EXPECT_NE(error_of("{model_type: rec, algorithm: ONNX}").find("onnx_model: missing"), std::string::npos);
   EXPECT_NE(error_of("{algorithm: ONNX, onnx_model: /nonexistent.onnx}").find("is not a file"), std::string::npos);
   EXPECT_NE(error_of("{algorithm: ONNX, onnx_model: " + path + ", Backbone: {name: MobileNetV3}}")
                 .find("Architecture.Backbone"),
             std::string::npos);
-  EXPECT_NE(error_of("{algorithm: ONNX, onnx_model: " + path + ", freze: [a]}").find("did you mean 'freeze'"),
+  EXPECT_NE(error_of("{algorithm: ONNX, onnx_model: " + path + ", freze: [a]}").find("did you mean 'Architecture.freeze'"),
             std::string::npos);
   const OnnxArchSpec s =
       onnx_arch_from_yaml(YAML::Load("{model_type: det, algorithm: ONNX, onnx_model: " + path +

@@ -38,13 +38,15 @@ class LineDataset : public Dataset {
 
 class LineFitTask : public Task {
  public:
-  LineFitTask(const Config&, const TrainerSpec&, torch::Device) { torch::nn::init::zeros_(fc_->weight); }
+  LineFitTask(const Config& config, const TrainerSpec&, torch::Device) : config_(config) {
+    torch::nn::init::zeros_(fc_->weight);
+  }
   torch::nn::Module& model() override { return *fc_; }
   std::string architecture_text() const override { return "Linear(1, 1, bias=false)"; }
   void to_device(torch::Device device) override { fc_->to(device); }
-  std::unique_ptr<BatchLoader> make_loader(const std::string&, bool training, int, int) override {
+  std::unique_ptr<BatchLoader> make_loader(const std::string& section, bool training, int, int) override {
     LoaderSpec spec;
-    spec.batch_size = 8;
+    spec.batch_size = config_.get<int>(section + ".loader.batch_size_per_card", 8);  // a key it reads is known
     spec.shuffle = training;
     return std::make_unique<BatchLoader>(std::make_shared<LineDataset>(), spec, 1);
   }
@@ -96,6 +98,7 @@ class LineFitTask : public Task {
   std::string own_weights() const override { throw UsageError(kNativeExportNeedsWeights); }
 
  private:
+  const Config& config_;
   torch::nn::Linear fc_{torch::nn::LinearOptions(1, 1).bias(false)};
 };
 

@@ -12,7 +12,7 @@
 #include "ocrforge/core/label_file.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/tasks/task.h"
-#include "ocrforge/train/tasks/training_schema.h"
+#include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/tasks/task_registry.h"
 #include "test_support.h"
 
@@ -21,9 +21,8 @@ namespace {
 
 // Loss of the first batch before and after `steps` Adam steps on it.
 std::pair<double, double> loss_before_after(const std::string& yaml, int steps, double lr) {
-  register_training_schema();
   Config config = Config::from_string(yaml);
-  config.validate();
+  check_config_keys(config);
   const TrainerSpec options = trainer_spec_from_config(config);
   at::set_num_threads(2);
   torch::manual_seed(7);
@@ -120,9 +119,8 @@ TEST(OnnxFinetune, ClassifierStepsOnRealCropsLowerTheCrossEntropy) {
 }
 
 TEST(OnnxFinetune, ClassifierEvaluationCountsEveryCrop) {
-  register_training_schema();
   Config config = Config::from_string(cls_yaml(write_cls_crops(), "label_list: ['0', '180']"));
-  config.validate();
+  check_config_keys(config);
   std::unique_ptr<Task> task = make_task(config, trainer_spec_from_config(config), torch::kCPU);
   std::unique_ptr<BatchLoader> loader = task->make_loader("Train", false, 0, 1);
   const EvalMetrics m = task->evaluate(*loader, nullptr);
@@ -133,9 +131,7 @@ TEST(OnnxFinetune, ClassifierEvaluationCountsEveryCrop) {
 }
 
 TEST(OnnxFinetune, ClassifierLabelListMustFitTheModel) {
-  register_training_schema();
   Config config = Config::from_string(cls_yaml(write_cls_crops(), "label_list: ['0', '90', '180']"));
-  config.validate();
   try {
     make_task(config, trainer_spec_from_config(config), torch::kCPU);
     FAIL() << "expected a UsageError";

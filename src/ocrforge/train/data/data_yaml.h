@@ -21,6 +21,7 @@ inline double number(const YAML::Node& n, const std::string& path) { return conf
 inline int integer(const YAML::Node& n, const std::string& path) { return config_detail::convert<int>(n, path); }
 inline bool boolean(const YAML::Node& n, const std::string& path) { return config_detail::convert<bool>(n, path); }
 inline std::string string(const YAML::Node& n, const std::string& path) {
+  note_config_read(path);
   if (!n.IsScalar()) throw UsageError("config key '" + path + "': expected a single value");
   return n.Scalar();
 }
@@ -28,6 +29,7 @@ inline std::string string(const YAML::Node& n, const std::string& path) {
 // A list, or one scalar taken as a list of one (PaddleOCR accepts both for
 // label_file_list and ratio_list).
 inline std::vector<std::string> string_list(const YAML::Node& n, const std::string& path) {
+  note_config_read(path);
   if (n.IsScalar()) return {n.Scalar()};
   if (!n.IsSequence()) throw UsageError("config key '" + path + "': expected a list");
   std::vector<std::string> out;
@@ -41,20 +43,13 @@ inline std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
-// Throws UsageError for the first key of map `n` not in `known`, with the
-// closest known key as a hint.
-inline void check_keys(const YAML::Node& n, const std::string& path, const std::vector<std::string>& known) {
-  if (!n || n.IsNull()) return;
-  if (!n.IsMap()) throw UsageError("config key '" + path + "': expected a map of parameters");
-  for (const auto& kv : n) {
-    const std::string key = kv.first.as<std::string>();
-    bool ok = false;
-    for (const auto& k : known) ok = ok || k == key;
-    if (ok) continue;
-    const std::string hint = closest_match(key, known);
-    throw UsageError("unknown config key '" + path + "." + key + "'" +
-                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known keys: " + joined(known));
-  }
+// The value of `key` in map `n` (found at `path`), recorded as read
+// (core/config_reads.h) whether present or not: a key no reader asks for is
+// reported as unknown after the config is read.
+inline YAML::Node at(const YAML::Node& n, const std::string& path, const std::string& key) {
+  note_config_read(path + "." + key);
+  if (!n || !n.IsMap()) return YAML::Node();
+  return n[key];
 }
 
 // Entry i of a `transforms` list (`where` is its key path), which must be one
@@ -81,6 +76,7 @@ inline TransformEntry transform_entry(const YAML::Node& transforms, size_t i, co
     throw UsageError("unknown transform '" + e.name + "' at '" + at + "'" +
                      (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known: " + joined(known));
   }
+  note_config_read(e.path);
   if (!seen->emplace(e.name, i).second) throw UsageError("transform '" + e.name + "' is listed twice in '" + where + "'");
   return e;
 }

@@ -27,13 +27,15 @@ LoaderSpec loader_from_yaml(const YAML::Node& node, const std::string& path, boo
   spec.shuffle = training;
   spec.drop_last = training;
   // use_shared_memory is accepted for PaddleOCR configs; threads share memory anyway.
-  y::check_keys(node, path, {"shuffle", "drop_last", "batch_size_per_card", "num_workers", "use_shared_memory"});
+  note_config_read(path);
   if (!present(node)) return spec;
-  if (present(node["shuffle"])) spec.shuffle = y::boolean(node["shuffle"], path + ".shuffle");
-  if (present(node["drop_last"])) spec.drop_last = y::boolean(node["drop_last"], path + ".drop_last");
-  if (present(node["batch_size_per_card"]))
-    spec.batch_size = y::integer(node["batch_size_per_card"], path + ".batch_size_per_card");
-  if (present(node["num_workers"])) spec.num_workers = y::integer(node["num_workers"], path + ".num_workers");
+  if (!node.IsMap())
+    throw UsageError("config key '" + path + "' must be a map, got " + config_detail::describe_value(node));
+  if (present(y::at(node, path, "shuffle"))) spec.shuffle = y::boolean(y::at(node, path, "shuffle"), path + ".shuffle");
+  if (present(y::at(node, path, "drop_last"))) spec.drop_last = y::boolean(y::at(node, path, "drop_last"), path + ".drop_last");
+  if (present(y::at(node, path, "batch_size_per_card")))
+    spec.batch_size = y::integer(y::at(node, path, "batch_size_per_card"), path + ".batch_size_per_card");
+  if (present(y::at(node, path, "num_workers"))) spec.num_workers = y::integer(y::at(node, path, "num_workers"), path + ".num_workers");
   if (spec.batch_size < 1) throw UsageError("config key '" + path + ".batch_size_per_card' must be at least 1");
   if (spec.num_workers < 0) throw UsageError("config key '" + path + ".num_workers' must not be negative");
   return spec;
@@ -43,14 +45,14 @@ LabelListSpec label_list_from_yaml(const YAML::Node& ds, const std::string& ds_p
   LabelListSpec list;
   list.config_key = ds_path;
   list.seed = seed;
-  if (present(ds["data_dir"])) list.data_dir = y::string(ds["data_dir"], ds_path + ".data_dir");
-  if (!present(ds["label_file_list"])) throw UsageError("config key '" + ds_path + ".label_file_list' is missing");
-  list.label_file_list = y::string_list(ds["label_file_list"], ds_path + ".label_file_list");
-  if (present(ds["ratio_list"])) {
+  if (present(y::at(ds, ds_path, "data_dir"))) list.data_dir = y::string(y::at(ds, ds_path, "data_dir"), ds_path + ".data_dir");
+  if (!present(y::at(ds, ds_path, "label_file_list"))) throw UsageError("config key '" + ds_path + ".label_file_list' is missing");
+  list.label_file_list = y::string_list(y::at(ds, ds_path, "label_file_list"), ds_path + ".label_file_list");
+  if (present(y::at(ds, ds_path, "ratio_list"))) {
     const std::string rpath = ds_path + ".ratio_list";
-    for (const auto& r : y::string_list(ds["ratio_list"], rpath)) list.ratio_list.push_back(y::number(YAML::Node(r), rpath));
+    for (const auto& r : y::string_list(y::at(ds, ds_path, "ratio_list"), rpath)) list.ratio_list.push_back(y::number(YAML::Node(r), rpath));
   }
-  list.delimiter = delimiter_from_yaml(ds["delimiter"], ds_path + ".delimiter");
+  list.delimiter = delimiter_from_yaml(y::at(ds, ds_path, "delimiter"), ds_path + ".delimiter");
   return list;
 }
 

@@ -8,19 +8,21 @@
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/tasks/rec/checkpoint_ctc_branch.h"
 #include "ocrforge/train/tasks/task_registry.h"
-#include "ocrforge/train/tasks/training_schema.h"
+#include "ocrforge/train/loop/config_keys.h"
 
 namespace ocrforge {
 
 ExportReport export_inference_model(const Config& config) {
-  register_training_schema();
-  config.validate();
+  TrainingConfigReads reads;  // every key export reads, to report those nothing read
   const std::string out_dir = config.get<std::string>("Global.save_inference_dir", "");
   if (out_dir.empty())
     throw UsageError("Global.save_inference_dir: missing; say where the inference model goes, e.g. "
                      "-o Global.save_inference_dir=./inference/rec");
   const TrainerSpec options = trainer_spec_from_config(config);
   std::unique_ptr<Task> task = make_task(config, options, torch::kCPU);
+  // Export builds the network only: data, optimiser, loss and metric are training's.
+  for (const char* section : {"Train", "Eval", "Optimizer", "Loss", "Metric"}) reads.excuse(section);
+  reads.finish(config);
   ExportReport r;
   const std::string weights = !options.checkpoints.empty() ? options.checkpoints : options.pretrained_model;
   if (!weights.empty()) {

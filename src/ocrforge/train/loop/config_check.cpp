@@ -10,7 +10,7 @@
 #include "ocrforge/core/text.h"
 #include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/tasks/task_registry.h"
-#include "ocrforge/train/tasks/training_schema.h"
+#include "ocrforge/train/loop/config_keys.h"
 
 namespace fs = std::filesystem;
 
@@ -42,6 +42,21 @@ void check_weights(const Config& config, const std::string& key, ConfigCheckRepo
     report.warnings.push_back(key + " '" + value + "' not found (nor " + value + ".ckpt / .pdparams): training needs it there");
   else
     report.notes.push_back(key + " '" + value + "' found (check does not load weights)");
+}
+
+// A distillation member's own `pretrained` file, checked as Global's: a URL
+// or a missing file is a warning, and the member is then built without it
+// (training would stop there; check goes on to the rest of the config).
+void check_member_weights(Config& config, ConfigCheckReport& report) {
+  const YAML::Node models = config.root()["Architecture"]["Models"];
+  if (!models || !models.IsMap()) return;
+  for (const auto& member : models) {
+    const std::string key = "Architecture.Models." + member.first.as<std::string>() + ".pretrained";
+    const std::string value = config.get<std::string>(key, "");
+    if (value.empty()) continue;
+    check_weights(config, key, report);
+    if (is_url(value) || !weights_found(value)) config.set_node(key, YAML::Node(YAML::NodeType::Null));
+  }
 }
 
 // The data paths of `section` that do not exist, as warnings; true when any.
@@ -93,8 +108,9 @@ std::string task_description(const Config& config) {
 
 ConfigCheckReport check_training_config(Config config) {
   ConfigCheckReport report;
-  register_training_schema();
-  config.validate();  // unknown keys first, as training reports them
+  // Every key read below (the Trainer's reads and each loader's) is recorded;
+  // the keys nothing read are reported at the end, as training reports them.
+  TrainingConfigReads reads;
   if (config.get<bool>("Global.use_gpu", false) && !torch::cuda::is_available()) {
     report.warnings.push_back("Global.use_gpu is true but this machine has no usable CUDA device: train here with -o "
                               "Global.use_gpu=False (checked as on CPU)");
@@ -102,6 +118,7 @@ ConfigCheckReport check_training_config(Config config) {
   }
   check_weights(config, "Global.pretrained_model", report);
   check_weights(config, "Global.checkpoints", report);
+  check_member_weights(config, report);
 
   Trainer trainer(config, TrainerMode::Check);
   Task& task = trainer.task();
@@ -126,6 +143,7 @@ ConfigCheckReport check_training_config(Config config) {
     if (config.has(section)) check_loader(task, config, section, report);
   for (const auto& w : task.startup_warnings()) report.warnings.push_back(w);
   for (const auto& i : task.startup_info()) report.notes.push_back(i);
+  reads.finish(config);
   return report;
 }
 

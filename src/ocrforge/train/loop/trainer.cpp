@@ -1,5 +1,7 @@
 #include "ocrforge/train/loop/trainer.h"
 
+#include "ocrforge/train/loop/config_keys.h"
+
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
@@ -26,7 +28,6 @@
 #include "ocrforge/train/loop/training_curve.h"
 #include "ocrforge/train/optim/optimizer_factory.h"
 #include "ocrforge/train/tasks/task_registry.h"
-#include "ocrforge/train/tasks/training_schema.h"
 
 namespace fs = std::filesystem;
 
@@ -62,10 +63,30 @@ std::shared_ptr<FolderLock> claim_save_model_dir(const std::string& dir) {
 }  // namespace
 
 
+std::vector<std::string> check_config_keys(const Config& config) {
+  TrainingConfigReads reads;
+  const TrainerSpec spec = trainer_spec_from_config(config);
+  std::unique_ptr<Task> task = make_task(config, spec, torch::kCPU);
+  for (const std::string section : {"Train", "Eval"}) {
+    if (!config.root()[section]) continue;
+    try {
+      task->make_loader(section, section == "Train", 0, 1);
+    } catch (const UsageError&) {
+      throw;
+    } catch (const Error&) {
+      // The data cannot be read here: the keys read before it was opened are
+      // checked, as `ocrforge check` does (loop/config_check.h).
+    }
+  }
+  if (config.root()["Optimizer"]) optimizer_spec_from_yaml(config.root()["Optimizer"], spec.epoch_num);
+  return reads.finish(config);
+}
+
 Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> comm)
     : config_(std::move(config)), comm_(std::move(comm)), s_(std::make_unique<State>()) {
-  register_training_schema();
-  config_.validate();
+  // Every key this run reads is recorded from here to reads.finish(), which
+  // reports the keys nothing read (a typo must not train silently).
+  TrainingConfigReads reads;
   opt_ = trainer_spec_from_config(config_);
   const YAML::Node root = config_.root();
   if (opt_.use_gpu) {
@@ -91,6 +112,11 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
 
   s_->opt_spec = optimizer_spec_from_yaml(root["Optimizer"], opt_.epoch_num);
   if (opt_.grad_clip > 0 && s_->opt_spec.clip_norm_global <= 0) s_->opt_spec.clip_norm_global = opt_.grad_clip;
+  // Sections this run has no use for: evaluation does not read Train, a
+  // worker other than rank 0 does not evaluate.
+  if (!s_->train_loader) reads.excuse("Train");
+  if (!s_->eval_loader) reads.excuse("Eval");
+  const std::vector<std::string> ignored_keys = reads.finish(config_);
   // Some layers pin their own L2 on some parameters (PaddleOCR's CTC head
   // fc_decay, no decay on MobileNetV1Enhance's BatchNorm): those override the config's factor.
   Task* task = s_->task.get();
@@ -111,6 +137,7 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
   if (mode != TrainerMode::Check) load_initial_weights();
   comm_->broadcast_parameters(task->model());
   if (mode == TrainerMode::Train) s_->log->info("config:\n" + config_.to_yaml());
+  if (!ignored_keys.empty()) s_->log->info(ignored_keys_line(ignored_keys));
   for (const auto& w : task->startup_warnings()) s_->log->warning(w);
   for (const auto& i : task->startup_info()) s_->log->info(i);
   if (writes && opt_.metrics_port >= 0) {

@@ -22,6 +22,14 @@ enum class TrainOutcome { Completed, Stopped, NanLoss };
 // weights loaded, nothing logged or written (loop/config_check.h).
 enum class TrainerMode { Train, Eval, Check };
 
+// Reads all of `config` as a training run would (trainer spec, task, the
+// Train and Eval loaders and the optimiser, each when its section is there)
+// without training or writing anything, and throws the UsageError a run would
+// give for a wrong value or an unknown key (loop/config_keys.h). Data that
+// cannot be read is not an error here: the keys read before it are checked.
+// Returns the accepted-and-ignored keys it holds.
+std::vector<std::string> check_config_keys(const Config& config);
+
 class Trainer {
  public:
   // Validates the config, builds the task (model + data), optimizer and LR

@@ -11,6 +11,9 @@ namespace ocrforge {
 
 TrainerSpec trainer_spec_from_config(const Config& c) {
   TrainerSpec o;
+  o.use_gpu = c.get<bool>("Global.use_gpu", o.use_gpu);
+  if (c.get<bool>("Global.use_xpu", false))
+    throw UsageError("Global.use_xpu=True: ocrforge trains on CPU or CUDA (Global.use_gpu); set Global.use_xpu=False");
   o.epoch_num = c.get<int>("Global.epoch_num", o.epoch_num);
   o.log_smooth_window = c.get<int>("Global.log_smooth_window", o.log_smooth_window);
   o.print_batch_step = c.get<int>("Global.print_batch_step", o.print_batch_step);
@@ -23,11 +26,11 @@ TrainerSpec trainer_spec_from_config(const Config& c) {
   if (eval.size() == 2) {
     o.eval_start = static_cast<long>(eval[0]);
     o.eval_interval = static_cast<long>(eval[1]);
-  } else if (eval.size() == 1) {
+  } else if (eval.size() == 1 && !c.get<YAML::Node>("Global.eval_batch_step", YAML::Node()).IsSequence()) {
     o.eval_interval = static_cast<long>(eval[0]);
   } else if (!eval.empty()) {
-    throw UsageError("Global.eval_batch_step: expected [start, interval] or one interval, got " +
-                     std::to_string(eval.size()) + " values");
+    throw UsageError("config key 'Global.eval_batch_step' must be an integer or a list of 2 integers, got a list of " +
+                     std::to_string(eval.size()));
   }
   if (o.eval_interval < 1) throw UsageError("Global.eval_batch_step: the interval must be >= 1");
   o.cal_metric_during_train = c.get<bool>("Global.cal_metric_during_train", o.cal_metric_during_train);
@@ -37,7 +40,6 @@ TrainerSpec trainer_spec_from_config(const Config& c) {
   o.max_text_length = c.get<int>("Global.max_text_length", o.max_text_length);
   o.use_space_char = c.get<bool>("Global.use_space_char", o.use_space_char);
   o.seed = static_cast<uint64_t>(c.get<long>("Global.seed", static_cast<long>(o.seed)));
-  o.use_gpu = c.get<bool>("Global.use_gpu", o.use_gpu);
   o.use_amp = c.get<bool>("Global.use_amp", o.use_amp);
   o.num_threads = c.get<int>("Global.num_threads", 0);
   require_at_least(o.num_threads, 0, "Global.num_threads");

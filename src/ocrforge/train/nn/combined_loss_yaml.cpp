@@ -12,11 +12,12 @@ using namespace arch_yaml;
 
 std::vector<CombinedLossEntry> combined_loss_entries(const YAML::Node& loss, const std::string& task,
                                                      const std::string& kinds, const std::string& example) {
+  note_config_read("Loss.name");
+  note_config_read("Loss.loss_config_list");
   const std::string name = loss && loss.IsMap() && present(loss, "name") ? loss["name"].as<std::string>() : "";
   if (name != "CombinedLoss")
     throw UsageError("Loss.name: '" + name + "'; " + task + " trains with name: CombinedLoss and a loss_config_list of " +
                      kinds);
-  check_keys(loss, "Loss", {"name", "loss_config_list"});
   const YAML::Node list = loss["loss_config_list"];
   if (!list || !list.IsSequence() || list.size() == 0)
     throw UsageError("Loss.loss_config_list: missing or empty; list the loss terms, e.g. - " + example);
@@ -26,6 +27,7 @@ std::vector<CombinedLossEntry> combined_loss_entries(const YAML::Node& loss, con
     if (!list[i].IsMap() || list[i].size() != 1)
       throw UsageError(path + ": each entry is one loss, e.g. - " + example);
     const std::string kind = list[i].begin()->first.as<std::string>();
+    note_config_read(path + "." + kind);
     entries.push_back({kind, list[i].begin()->second, path + "." + kind});
   }
   return entries;

@@ -26,13 +26,11 @@ bool is_onnx_architecture(const YAML::Node& architecture) {
 
 OnnxArchSpec onnx_arch_from_yaml(const YAML::Node& a) {
   const std::string path = "Architecture";
+  note_config_read(path + ".Transform");  // null is "none"; the others are refused below when set
   for (const char* native : {"Transform", "Backbone", "Neck", "Head"})
     if (arch_yaml::present(a, native))
       throw UsageError(path + "." + native + ": an ONNX model brings its own network; remove the " + native +
                        " section (algorithm: ONNX takes onnx_model, freeze, update_bn_stats)");
-  arch_yaml::check_keys(a, path,
-                        {"model_type", "algorithm", "onnx_model", "freeze", "update_bn_stats", "Transform", "Backbone",
-                         "Neck", "Head"});
   OnnxArchSpec s;
   s.model_type = read_model_type(a, path);
   arch_yaml::read(a, "onnx_model", path, s.onnx_model);

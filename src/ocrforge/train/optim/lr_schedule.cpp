@@ -25,14 +25,22 @@ LrSpec lr_spec_from_yaml(const YAML::Node& lr, int epoch_num) {
   const std::vector<std::string> known = {"Cosine", "Piecewise", "Linear", "Const"};
   if (std::find(known.begin(), known.end(), s.name) == known.end())
     throw UsageError("Optimizer.lr.name: unknown schedule '" + s.name + "' (known: Cosine, Piecewise, Linear, Const)");
-  if (read_key(lr, p, "learning_rate", &s.learning_rate)) require_above(s.learning_rate, 0, p + ".learning_rate");
+  // Each schedule's own keys are read only for it: a key it does not use
+  // (decay_epochs on Const) is reported as unknown rather than ignored.
+  if (s.name != "Piecewise" && read_key(lr, p, "learning_rate", &s.learning_rate))
+    require_above(s.learning_rate, 0, p + ".learning_rate");
   if (read_key(lr, p, "warmup_epoch", &s.warmup_epoch)) require_at_least(s.warmup_epoch, 0, p + ".warmup_epoch");
-  read_key(lr, p, "decay_epochs", &s.decay_epochs);
-  if (read_key(lr, p, "values", &s.values))
-    for (double v : s.values) require_at_least(v, 0, p + ".values");
-  if (read_key(lr, p, "end_lr", &s.end_lr)) require_at_least(s.end_lr, 0, p + ".end_lr");
-  read_key(lr, p, "power", &s.power);
-  if (read_key(lr, p, "epochs", &s.epochs)) require_at_least(s.epochs, 1, p + ".epochs");
+  if (s.name == "Piecewise") {
+    read_key(lr, p, "decay_epochs", &s.decay_epochs);
+    if (read_key(lr, p, "values", &s.values))
+      for (double v : s.values) require_at_least(v, 0, p + ".values");
+  }
+  if (s.name == "Linear") {
+    if (read_key(lr, p, "end_lr", &s.end_lr)) require_at_least(s.end_lr, 0, p + ".end_lr");
+    read_key(lr, p, "power", &s.power);
+  }
+  if ((s.name == "Linear" || s.name == "Cosine") && read_key(lr, p, "epochs", &s.epochs))
+    require_at_least(s.epochs, 1, p + ".epochs");
   if (s.name == "Piecewise") {
     // Paddle's PiecewiseDecay keeps the last value past the last boundary, so
     // PaddleOCR's own configs list as many values as decay_epochs

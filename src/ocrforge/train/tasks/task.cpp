@@ -19,4 +19,9 @@ Task::InferenceForward Task::inference_forward(const Config&, const std::string&
                    " Global.save_inference_dir=OUT, then " + flag + " OUT/Student");
 }
 
+void Task::report_eval_samples(EvalSampleSink) {
+  throw UsageError("--save_wrong lists wrong samples of recognition and classification configs only "
+                   "(Architecture.model_type rec or cls; for a distillation, export it and evaluate a member)");
+}
+
 }  // namespace ocrforge

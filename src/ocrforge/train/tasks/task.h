@@ -47,6 +47,17 @@ struct EvalMetrics {
   double get(const std::string& name) const;
 };
 
+// One evaluated sample, for `ocrforge eval --save_wrong`: the image, its label,
+// what the model read and how sure it was (rec: the CTC score, the mean
+// probability of the kept steps; cls: the probability of the predicted class).
+// `correct` is what the task's accuracy counted.
+struct EvalSample {
+  std::string path, label, prediction;
+  float score = 0.f;
+  bool correct = false;
+};
+using EvalSampleSink = std::function<void(const EvalSample&)>;
+
 class Task {
  public:
   virtual ~Task() = default;
@@ -75,6 +86,10 @@ class Task {
   // put in eval mode and back). `progress(done, total)` after each batch.
   virtual EvalMetrics evaluate(BatchLoader& loader,
                                const std::function<void(size_t, size_t)>& progress = nullptr) = 0;
+  // From now on every sample evaluate() scores is also given to `sink` (an
+  // empty sink stops it). The default refuses: UsageError naming the tasks
+  // that report samples (recognition and classification).
+  virtual void report_eval_samples(EvalSampleSink sink);
   // Metric.main_indicator's default for this task (rec: acc, det: hmean).
   virtual std::string default_main_indicator() const = 0;
   // Throws UsageError when the configuration cannot be trained (checked

@@ -22,8 +22,9 @@ const char* kTransforms = R"(
 )";
 
 std::string usage_error(const std::string& yaml) {
-  return ocrforge::test::message_of<UsageError>([&] {
-    cls_transform_spec_from_yaml(YAML::Load(yaml), "Train.dataset.transforms", {"0", "180"}, true);
+  const YAML::Node n = YAML::Load(yaml);
+  return ocrforge::test::read_error(n, "Train.dataset.transforms", [&] {
+    cls_transform_spec_from_yaml(n, "Train.dataset.transforms", {"0", "180"}, true);
   });
 }
 
@@ -47,7 +48,7 @@ TEST(ClsTransformConfig, RefusesWhatItCannotDo) {
   EXPECT_NE(usage_error("[{DecodeImage: }, {ClsLabelEncode: }]").find("needs a ClsResizeImg"), std::string::npos);
   EXPECT_NE(usage_error("[{DecodeImage: }, {ClsLabelEncode: }, {BaseDataAugmentation: {tia_prob: 0.5}}, "
                         "{ClsResizeImg: {image_shape: [3, 48, 192]}}]")
-                .find("unknown config key 'Train.dataset.transforms.BaseDataAugmentation.tia_prob'"),
+                .find("unknown config key 'Train.dataset.transforms[2].BaseDataAugmentation.tia_prob'"),
             std::string::npos);
   EXPECT_NE(usage_error("[{DecodeImage: }, {ClsLabelEncode: }, {ClsResizeImg: {image_shape: [3, 48, 192]}}, "
                         "{KeepKeys: {keep_keys: [image, length]}}]")

@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "ocrforge/core/error.h"
+#include "test_support.h"
 #include "ocrforge/train/tasks/det/det_polygon.h"
 #include "ocrforge/train/tasks/det/det_transform_config.h"
 
@@ -118,11 +119,13 @@ TEST(DetCopyPaste, ReadFromTheTransformList) {
   EXPECT_TRUE(spec.use_copy_paste);
   EXPECT_DOUBLE_EQ(spec.copy_paste.objects_paste_ratio, 0.5);
   EXPECT_FALSE(spec.copy_paste.limit_paste);
-  EXPECT_THROW(det_transform_spec_from_yaml(
-                   YAML::Load("[{DecodeImage: }, {DetLabelEncode: }, {CopyPaste: {ratio: 0.5}}, {MakeBorderMap: }, "
-                              "{MakeShrinkMap: }, {NormalizeImage: }, {ToCHWImage: }]"),
-                   "Train.dataset.transforms", true),
-               UsageError);
+  const YAML::Node typo = YAML::Load(
+      "[{DecodeImage: }, {DetLabelEncode: }, {CopyPaste: {ratio: 0.5}}, {MakeBorderMap: }, {MakeShrinkMap: }, "
+      "{NormalizeImage: }, {ToCHWImage: }]");
+  EXPECT_NE(test::read_error(typo, "Train.dataset.transforms",
+                             [&] { det_transform_spec_from_yaml(typo, "Train.dataset.transforms", true); })
+                .find("unknown config key 'Train.dataset.transforms[2].CopyPaste.ratio'"),
+            std::string::npos);
   EXPECT_THROW(det_transform_spec_from_yaml(
                    YAML::Load("[{DecodeImage: }, {DetLabelEncode: }, {CopyPaste: }, {DetResizeForTest: }, "
                               "{NormalizeImage: }, {ToCHWImage: }]"),

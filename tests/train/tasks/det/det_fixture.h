@@ -11,7 +11,6 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "ocrforge/train/tasks/training_schema.h"
 #include "test_support.h"
 
 namespace ocrforge::test {
@@ -62,7 +61,6 @@ inline TinyDetTask make_tiny_det_task(const std::string& name, int count, int si
 // MobileNetV3 small x0.35 + RSEFPN 32 + DBHead, no augmentation: a model
 // that can overfit a few pages in a few hundred steps on one CPU.
 inline std::string tiny_det_config(const TinyDetTask& t, int epochs, int batch, int size = 256, double lr = 0.002) {
-  register_training_schema();  // det rows, so that -o overrides on this config validate
   const std::string data = "    data_dir: " + t.dir + "\n    label_file_list: [" + t.dir + "/det_gt.txt]\n";
   const std::string normalize =
       "      - NormalizeImage: {scale: 1./255., mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], order: hwc}\n"

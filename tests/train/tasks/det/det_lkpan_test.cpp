@@ -25,10 +25,10 @@ DetArchSpec teacher(int layers, int out_channels, const std::string& mode, int h
   return s;
 }
 
+// The reader's UsageError, or the keys of the Architecture it did not read.
 std::string error_of(const std::string& arch_yaml) {
-  return ocrforge::test::message_of<UsageError>([&] {
-    det_arch_from_yaml(YAML::Load(arch_yaml));
-  });
+  const YAML::Node n = YAML::Load(arch_yaml);
+  return ocrforge::test::read_error(n, "Architecture", [&] { det_arch_from_yaml(n); });
 }
 }  // namespace
 

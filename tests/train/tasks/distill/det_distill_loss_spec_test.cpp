@@ -13,9 +13,8 @@ namespace {
 const std::vector<std::string> kModels = {"Student", "Student2", "Teacher"};
 
 std::string error_of(const std::string& loss_yaml) {
-  return ocrforge::test::message_of<UsageError>([&] {
-    det_distill_loss_from_yaml(YAML::Load(loss_yaml), kModels);
-  });
+  const YAML::Node n = YAML::Load(loss_yaml);
+  return ocrforge::test::read_error(n, "Loss", [&] { det_distill_loss_from_yaml(n, kModels); });
 }
 
 std::string one_term(const std::string& term) { return "{name: CombinedLoss, loss_config_list: [" + term + "]}"; }
@@ -78,7 +77,7 @@ TEST(DetDistillLossSpec, ErrorsNameTheKey) {
       "with itself");
   has(error_of(one_term("{DistillationCTCLoss: {weight: 1, model_name_list: [Student]}}")), "recognition loss");
   has(error_of(one_term("{DistillationDBLoss: {weight: 1, model_name_list: [Student], alpa: 5}}")),
-      "did you mean 'alpha'");
+      "did you mean 'Loss.loss_config_list[0].DistillationDBLoss.alpha'");
   EXPECT_FALSE(is_det_distill_loss(YAML::Load(
       one_term("{DistillationDMLLoss: {weight: 1, act: softmax, model_name_pairs: [[Student, Teacher]]}}"))));
 }

@@ -13,7 +13,7 @@
 #include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/tasks/distill/distill_losses.h"
-#include "ocrforge/train/tasks/training_schema.h"
+#include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/tasks/task_registry.h"
 #include "test_support.h"
 #include "train/tasks/distill/distill_fixture.h"
@@ -24,8 +24,7 @@ using namespace ocrforge;
 namespace {
 
 std::unique_ptr<Task> task_for(const Config& c) {
-  register_training_schema();
-  c.validate();
+  check_config_keys(c);
   return make_task(c, trainer_spec_from_config(c), torch::kCPU);
 }
 
@@ -276,7 +275,7 @@ TEST(RecDistillTask, BadConfigsNameTheKey) {
     EXPECT_NE(thrown([&] { task_for(c); }).find("name: CombinedLoss"), std::string::npos);
   }
   EXPECT_NE(error_of({"Architecture.Models.Student.Backbone.scael=0.5"})
-                .find("Architecture.Models.Student.Backbone.scael: unknown key"),
+                .find("unknown config key 'Architecture.Models.Student.Backbone.scael'"),
             std::string::npos);
   EXPECT_NE(error_of({"Metric.key=Student2"}).find("Metric.key: 'Student2'"), std::string::npos);
   // A frozen teacher must load completely.

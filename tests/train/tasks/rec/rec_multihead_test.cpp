@@ -9,7 +9,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/tasks/rec/rec_task.h"
-#include "ocrforge/train/tasks/training_schema.h"
+#include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/train/tasks/task_registry.h"
 #include "test_support.h"
 #include "train/tasks/rec/multihead_fixture.h"
@@ -19,8 +19,7 @@ using namespace ocrforge;
 namespace {
 
 std::unique_ptr<Task> task_for(const Config& c) {
-  register_training_schema();
-  c.validate();
+  check_config_keys(c);
   return make_task(c, trainer_spec_from_config(c), torch::kCPU);
 }
 

@@ -14,7 +14,7 @@
 #include "ocrforge/train/loop/allocator_tuning.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/tasks/rec/rec_task.h"
-#include "ocrforge/train/tasks/training_schema.h"
+#include "ocrforge/train/loop/trainer.h"
 #include "ocrforge/vision/rec_metric.h"
 #include "ocrforge/train/tasks/task_registry.h"
 #include "train/tasks/rec/multihead_fixture.h"
@@ -62,8 +62,7 @@ TEST(SarConvergence, SarBranchLearnsToReadTheTrainingWords) {
   Config c = Config::from_string(test::tiny_multihead_config(t, 1, 8, o));
   c.apply_overrides({"Eval.dataset.data_dir=" + held_out.dir,
                      "Eval.dataset.label_file_list=[" + held_out.dir + "/rec_gt.txt]"});
-  register_training_schema();
-  c.validate();
+  check_config_keys(c);
   torch::manual_seed(1024);
   at::set_num_threads(2);
   auto task = make_task(c, trainer_spec_from_config(c), torch::kCPU);

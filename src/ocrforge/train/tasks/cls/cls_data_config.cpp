@@ -35,7 +35,6 @@ ClsTransformSpec cls_transform_spec_from_yaml(const YAML::Node& transforms, cons
     else if (name == "ClsLabelEncode" && entry.params && !entry.params.IsNull())
       throw UsageError("config key '" + path + "' takes no parameters: it uses Global.label_list");
     else if (name == "ClsResizeImg") {
-      y::check_keys(entry.params, path, {"image_shape"});
       spec.image_shape = parse_image_shape(entry.params, path, "[3, 48, 192]");
     } else if (name == "KeepKeys") parse_keep_keys(entry.params, path, {"image", "label"});
   }
@@ -61,18 +60,16 @@ ClsDataSpec cls_data_from_yaml(const YAML::Node& section, const std::string& sec
                                 const std::vector<std::string>& label_list, uint64_t seed, bool training) {
   if (!section || !section.IsMap())
     throw UsageError("config section '" + section_name + "' is missing (it needs dataset and loader)");
-  y::check_keys(section, section_name, {"dataset", "loader"});
   const std::string ds_path = section_name + ".dataset";
-  const YAML::Node ds = section["dataset"];
+  const YAML::Node ds = y::at(section, section_name, "dataset");
   if (!ds || ds.IsNull()) throw UsageError("config key '" + ds_path + "' is missing");
-  y::check_keys(ds, ds_path, {"name", "data_dir", "label_file_list", "ratio_list", "delimiter", "transforms"});
-  if (ds["name"] && !ds["name"].IsNull() && y::string(ds["name"], ds_path + ".name") != "SimpleDataSet")
+  if (y::at(ds, ds_path, "name") && !y::at(ds, ds_path, "name").IsNull() && y::string(y::at(ds, ds_path, "name"), ds_path + ".name") != "SimpleDataSet")
     throw UsageError("config key '" + ds_path + ".name': only SimpleDataSet is supported for the classifier");
   const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
   ClsTransformSpec transforms =
-      cls_transform_spec_from_yaml(ds["transforms"], ds_path + ".transforms", label_list, training);
+      cls_transform_spec_from_yaml(y::at(ds, ds_path, "transforms"), ds_path + ".transforms", label_list, training);
   ClsDataSpec setup;
-  setup.loader = loader_from_yaml(section["loader"], section_name + ".loader", training);
+  setup.loader = loader_from_yaml(y::at(section, section_name, "loader"), section_name + ".loader", training);
   if (!training) setup.loader.drop_last = false;  // evaluate every sample
   setup.dataset = std::make_shared<ClsDataset>(list, std::move(transforms), training);
   return setup;

@@ -74,6 +74,20 @@ MetricSums ClsTask::train_metrics(const Batch& batch, const StepLoss& step) {
   return {{"acc"}, {hit.sum().item<double>()}, static_cast<double>(hit.numel())};
 }
 
+void ClsTask::report_samples(const Batch& batch, const torch::Tensor& predicted, const torch::Tensor& prob,
+                             const torch::Tensor& hit) const {
+  const torch::Tensor label = batch.at("label").to(torch::kCPU, torch::kLong);
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const auto k = static_cast<int64_t>(i);
+    const auto name = [&](int64_t c) {
+      return c >= 0 && static_cast<size_t>(c) < label_list_.size() ? label_list_[static_cast<size_t>(c)]
+                                                                     : std::to_string(c);
+    };
+    sample_sink_({batch.paths[i], name(label[k].item<int64_t>()), name(predicted[k].item<int64_t>()),
+                  prob[k].item<float>(), hit[k].item<bool>()});
+  }
+}
+
 EvalMetrics ClsTask::evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) {
   onnx_->eval();
   torch::NoGradGuard no_grad;
@@ -84,9 +98,12 @@ EvalMetrics ClsTask::evaluate(BatchLoader& loader, const std::function<void(size
   size_t done = 0;
   Batch batch;
   while (loader.next(&batch)) {
-    const torch::Tensor hit = logits(batch.at("image")).argmax(1).cpu().eq(batch.at("label"));
+    const torch::Tensor probs = torch::softmax(logits(batch.at("image")).detach().to(torch::kCPU, torch::kFloat), 1);
+    const auto [best_prob, best] = probs.max(1);
+    const torch::Tensor hit = best.eq(batch.at("label"));
     correct += hit.sum().item<int64_t>();
     total += hit.numel();
+    if (sample_sink_) report_samples(batch, best, best_prob, hit);
     if (progress) progress(++done, batches);
   }
   onnx_->train();

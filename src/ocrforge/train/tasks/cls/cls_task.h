@@ -27,6 +27,7 @@ class ClsTask : public Task {
   StepLoss train_step(const Batch& batch) override;
   MetricSums train_metrics(const Batch& batch, const StepLoss& step) override;
   EvalMetrics evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) override;
+  void report_eval_samples(EvalSampleSink sink) override { sample_sink_ = std::move(sink); }
   std::string default_main_indicator() const override { return "acc"; }
   std::vector<std::string> startup_info() const override { return info_; }
   void export_inference(const Config& config, const std::string& out_dir, ExportReport& report) override;
@@ -39,8 +40,12 @@ class ClsTask : public Task {
 
  private:
   torch::Tensor logits(const torch::Tensor& images);  // N x classes
+  // Gives each sample of `batch` to sample_sink_ (labels named by label_list_).
+  void report_samples(const Batch& batch, const torch::Tensor& predicted, const torch::Tensor& prob,
+                      const torch::Tensor& hit) const;
 
   const Config& config_;
+  EvalSampleSink sample_sink_;
   std::vector<std::string> label_list_;
   std::string arch_text_;
   OnnxGraphModule onnx_{nullptr};

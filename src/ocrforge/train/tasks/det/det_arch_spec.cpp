@@ -21,19 +21,16 @@ DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path)
   DetBackboneSpec b;
   b.name = required_name(n, path);
   if (b.name == "MobileNetV3") {
-    check_keys(n, path, {"name", "in_channels", "model_name", "scale", "disable_se"});
     read(n, "model_name", path, b.model_name);
     read(n, "scale", path, b.scale);
     read(n, "disable_se", path, b.disable_se);
   } else if (b.name == "ResNet_vd") {
     // dcn_stage / out_indices are not supported: the DB necks need all four
     // plain stages. Leaving them out of the known keys makes that an error.
-    check_keys(n, path, {"name", "in_channels", "layers"});
     read(n, "layers", path, b.layers);
   } else if (b.name == "PPLCNetV3") {
     // lr_mult_list / lab_lr set per-layer learning rates in PaddleOCR: only
     // their defaults are accepted (docs/training.md says how the rates differ).
-    check_keys(n, path, {"name", "in_channels", "scale", "det", "conv_kxk_num", "lr_mult_list", "lab_lr"});
     b.scale = 1.0;  // PaddleOCR's default for PPLCNetV3
     read(n, "scale", path, b.scale);
     read(n, "det", path, b.det);
@@ -57,15 +54,12 @@ DetNeckSpec neck_from_yaml(const YAML::Node& n, const std::string& path) {
   DetNeckSpec s;
   s.name = required_name(n, path);
   if (s.name == "DBFPN") {
-    check_keys(n, path, {"name", "out_channels", "use_asf"});
     bool use_asf = false;
     read(n, "use_asf", path, use_asf);
     if (use_asf) throw UsageError(path + ".use_asf: the ASF block (DBNet++) is not supported; set it to false");
   } else if (s.name == "RSEFPN") {
-    check_keys(n, path, {"name", "out_channels", "shortcut"});
     read(n, "shortcut", path, s.shortcut);
   } else if (s.name == "LKPAN") {
-    check_keys(n, path, {"name", "out_channels", "mode", "intracl"});
     read(n, "mode", path, s.mode);
     s.mode = to_lower(s.mode);  // PaddleOCR compares mode.lower()
     bool intracl = false;
@@ -81,7 +75,6 @@ DetNeckSpec neck_from_yaml(const YAML::Node& n, const std::string& path) {
 DetHeadSpec head_from_yaml(const YAML::Node& n, const std::string& path) {
   DetHeadSpec h;
   h.name = required_name(n, path);
-  if (h.name == "DBHead") check_keys(n, path, {"name", "k", "kernel_list", "fix_nan"});
   read(n, "k", path, h.k);
   read(n, "fix_nan", path, h.fix_nan);
   read(n, "kernel_list", path, h.kernel_list);
@@ -96,10 +89,9 @@ DetArchSpec det_arch_from_yaml(const YAML::Node& arch) {
   if (arch["Models"])
     throw UsageError(path + ".Models: a Distillation architecture; build each sub-model from "
                             "Architecture.Models.<name> (e.g. Student)");
-  check_keys(arch, path,
-             {"model_type", "algorithm", "Transform", "Backbone", "Neck", "Head", "freeze_params", "return_all_feats"});
   if (const ModelType t = read_model_type(arch, path, ModelType::Det); t != ModelType::Det)
     throw UsageError(path + ".model_type: '" + model_type_name(t) + "' is not a detection model (det)");
+  note_config_read(path + ".Transform");  // null is "none", as in PaddleOCR
   if (present(arch, "Transform")) throw UsageError(path + ".Transform: detection takes no transform; leave it empty");
 
   DetArchSpec spec;
@@ -158,7 +150,6 @@ DBLossSpec db_loss_from_yaml(const YAML::Node& loss) {
   DBLossSpec s;
   const std::string name = required_name(loss, path);
   if (name != "DBLoss") throw UsageError(path + ".name: unknown detection loss '" + name + "' (known: DBLoss)");
-  check_keys(loss, path, {"name", "balance_loss", "main_loss_type", "alpha", "beta", "ohem_ratio", "eps"});
   read(loss, "balance_loss", path, s.balance_loss);
   read(loss, "main_loss_type", path, s.main_loss_type);
   read(loss, "alpha", path, s.alpha);

@@ -20,21 +20,19 @@ DetDataSpec det_data_from_yaml(const YAML::Node& section, const std::string& sec
                                 bool training) {
   if (!present(section) || !section.IsMap())
     throw UsageError("config section '" + section_name + "' is missing (it needs dataset and loader)");
-  y::check_keys(section, section_name, {"dataset", "loader"});
   const std::string ds_path = section_name + ".dataset";
-  const YAML::Node ds = section["dataset"];
+  const YAML::Node ds = y::at(section, section_name, "dataset");
   if (!present(ds)) throw UsageError("config key '" + ds_path + "' is missing");
-  y::check_keys(ds, ds_path, {"name", "data_dir", "label_file_list", "ratio_list", "delimiter", "transforms"});
-  const std::string name = present(ds["name"]) ? y::string(ds["name"], ds_path + ".name") : "SimpleDataSet";
+  const std::string name = present(y::at(ds, ds_path, "name")) ? y::string(y::at(ds, ds_path, "name"), ds_path + ".name") : "SimpleDataSet";
   if (name != "SimpleDataSet")
-    throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported for detection; use SimpleDataSet");
+    throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported yet for detection; use SimpleDataSet");
 
   const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
 
-  DetTransformSpec transforms = det_transform_spec_from_yaml(ds["transforms"], ds_path + ".transforms", training);
+  DetTransformSpec transforms = det_transform_spec_from_yaml(y::at(ds, ds_path, "transforms"), ds_path + ".transforms", training);
 
   DetDataSpec setup;
-  setup.loader = loader_from_yaml(section["loader"], section_name + ".loader", training);
+  setup.loader = loader_from_yaml(y::at(section, section_name, "loader"), section_name + ".loader", training);
   setup.dataset = std::make_shared<DetDataset>(list, std::move(transforms), training);
   return setup;
 }

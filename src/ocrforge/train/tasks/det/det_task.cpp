@@ -77,18 +77,6 @@ cv::Mat prob_map(const torch::Tensor& maps, int64_t i) {
 
 }  // namespace
 
-std::vector<schema::Variant> det_postprocess_variants() {
-  using schema::Kind;
-  return {{"DBPostProcess",
-           {{"thresh", Kind::Number}, {"box_thresh", Kind::Number}, {"max_candidates", Kind::Int},
-            {"unclip_ratio", Kind::Number}, {"use_dilation", Kind::Bool}, {"score_mode", Kind::String, {"fast", "slow"}},
-            {"box_type", Kind::String, {"quad", "poly"}}}}};
-}
-
-std::vector<schema::Variant> det_metric_variants() {
-  return {{"DetMetric", {{"main_indicator", schema::Kind::String, {"precision", "recall", "hmean"}}}}};
-}
-
 DbPostParams db_post_params_from_yaml(const YAML::Node& n) {
   DbPostParams p;
   if (!n || n.IsNull()) return p;

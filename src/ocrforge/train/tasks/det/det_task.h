@@ -4,7 +4,6 @@
 // data pipeline (det_dataset.h), DBLoss, and evaluation with the inference DB
 // post-processing (vision/) and DetMetric (precision / recall / hmean).
 #pragma once
-#include "ocrforge/core/config_schema.h"
 #include "ocrforge/train/tasks/det/db_loss.h"
 #include "ocrforge/train/tasks/det/det_model.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
@@ -70,11 +69,6 @@ long add_det_eval_batch(const Batch& batch, const torch::Tensor& maps, const DbP
 // unclip_ratio, use_dilation, score_mode, box_type} -> the inference
 // pipeline's parameters (one post-processing for eval and `ocrforge ocr`).
 DbPostParams db_post_params_from_yaml(const YAML::Node& postprocess);
-
-// Config schema rows of what this file reads: PostProcess DBPostProcess and
-// Metric DetMetric (training_schema.cpp adds them).
-std::vector<schema::Variant> det_postprocess_variants();
-std::vector<schema::Variant> det_metric_variants();
 
 // The registry's line for DetTask (task_registry.cpp): Architecture.model_type det, algorithm DB (the default) or ONNX.
 bool det_task_takes(const TaskKey& k);

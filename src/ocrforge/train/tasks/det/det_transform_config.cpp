@@ -15,7 +15,12 @@ namespace y = data_yaml;
 
 namespace {
 
-bool has(const YAML::Node& p, const char* key) { return p && p.IsMap() && p[key] && !p[key].IsNull(); }
+// Whether `key` is set in `p` (at config path `path`); the key is recorded as
+// read either way (core/config_reads.h), so a typo of it gets it as suggestion.
+bool has(const YAML::Node& p, const std::string& path, const char* key) {
+  note_config_read(path + "." + key);
+  return p && p.IsMap() && p[key] && !p[key].IsNull();
+}
 
 UsageError bad(const std::string& path, const std::string& what) {
   return UsageError("config key '" + path + "': " + what);
@@ -52,33 +57,29 @@ double probability(const YAML::Node& n, const std::string& path) {
 }
 
 void parse_decode(const YAML::Node& p, const std::string& path) {
-  y::check_keys(p, path, {"img_mode", "channel_first", "ignore_orientation"});
-  if (has(p, "img_mode") && y::string(p["img_mode"], path + ".img_mode") != "BGR")
+  has(p, path, "ignore_orientation");  // PaddleOCR's EXIF switch: accepted, images are read as stored
+  if (has(p, path, "img_mode") && y::string(p["img_mode"], path + ".img_mode") != "BGR")
     throw bad(path + ".img_mode", "only BGR is supported (the detector reads BGR, as at inference)");
-  if (has(p, "channel_first") && y::boolean(p["channel_first"], path + ".channel_first"))
+  if (has(p, path, "channel_first") && y::boolean(p["channel_first"], path + ".channel_first"))
     throw bad(path + ".channel_first", "must be false (ToCHWImage makes CHW)");
 }
 
 DetIaaStep parse_augmenter(const YAML::Node& item, const std::string& path) {
   if (!item.IsMap()) throw bad(path, "expected {type: Fliplr|Affine|Resize, args: {...}}");
-  y::check_keys(item, path, {"type", "args"});
-  if (!has(item, "type")) throw bad(path + ".type", "missing (Fliplr, Affine or Resize)");
+  if (!has(item, path, "type")) throw bad(path + ".type", "missing (Fliplr, Affine or Resize)");
   const std::string type = y::string(item["type"], path + ".type");
   const YAML::Node args = item["args"];
   const std::string apath = path + ".args";
   DetIaaStep s;
   if (type == "Fliplr") {
-    y::check_keys(args, apath, {"p"});
     s.kind = DetIaaStep::Kind::kFliplr;
-    s.p = has(args, "p") ? probability(args["p"], apath + ".p") : 1.0;  // imgaug's default p
+    s.p = has(args, apath, "p") ? probability(args["p"], apath + ".p") : 1.0;  // imgaug's default p
   } else if (type == "Affine") {
-    y::check_keys(args, apath, {"rotate"});
     s.kind = DetIaaStep::Kind::kAffine;
-    if (has(args, "rotate")) std::tie(s.lo, s.hi) = range(args["rotate"], apath + ".rotate");
+    if (has(args, apath, "rotate")) std::tie(s.lo, s.hi) = range(args["rotate"], apath + ".rotate");
   } else if (type == "Resize") {
-    y::check_keys(args, apath, {"size"});
     s.kind = DetIaaStep::Kind::kResize;
-    if (!has(args, "size")) throw bad(apath + ".size", "missing: a factor or [low, high], e.g. [0.5, 3]");
+    if (!has(args, apath, "size")) throw bad(apath + ".size", "missing: a factor or [low, high], e.g. [0.5, 3]");
     std::tie(s.lo, s.hi) = range(args["size"], apath + ".size");
     if (s.lo <= 0.0) throw bad(apath + ".size", "factors must be positive");
   } else {
@@ -91,8 +92,7 @@ DetIaaStep parse_augmenter(const YAML::Node& item, const std::string& path) {
 }
 
 void parse_iaa(const YAML::Node& p, const std::string& path, DetTransformSpec* spec) {
-  y::check_keys(p, path, {"augmenter_args"});
-  if (!has(p, "augmenter_args")) return;  // PaddleOCR's defaults
+  if (!has(p, path, "augmenter_args")) return;  // PaddleOCR's defaults
   const YAML::Node args = p["augmenter_args"];
   const std::string apath = path + ".augmenter_args";
   if (!args.IsSequence()) throw bad(apath, "expected a list of {type, args} maps");
@@ -102,28 +102,26 @@ void parse_iaa(const YAML::Node& p, const std::string& path, DetTransformSpec* s
 
 // PaddleOCR's CopyPaste(objects_paste_ratio 0.2, limit_paste true).
 void parse_copy_paste(const YAML::Node& p, const std::string& path, DetCopyPasteParams* c) {
-  y::check_keys(p, path, {"objects_paste_ratio", "limit_paste"});
-  if (has(p, "objects_paste_ratio")) {
+  if (has(p, path, "objects_paste_ratio")) {
     c->objects_paste_ratio = y::number(p["objects_paste_ratio"], path + ".objects_paste_ratio");
     if (c->objects_paste_ratio < 0.0 || c->objects_paste_ratio > 1.0)
       throw bad(path + ".objects_paste_ratio", "a fraction in [0, 1]");
   }
-  if (has(p, "limit_paste")) c->limit_paste = y::boolean(p["limit_paste"], path + ".limit_paste");
+  if (has(p, path, "limit_paste")) c->limit_paste = y::boolean(p["limit_paste"], path + ".limit_paste");
 }
 
 void parse_crop(const YAML::Node& p, const std::string& path, DetCropParams* c) {
-  y::check_keys(p, path, {"size", "max_tries", "keep_ratio", "min_crop_side_ratio"});
-  if (has(p, "size")) {
+  if (has(p, path, "size")) {
     const YAML::Node s = p["size"];
     if (!s.IsSequence() || s.size() != 2) throw bad(path + ".size", "expected [width, height], e.g. [640, 640]");
     c->width = y::integer(s[0], path + ".size");
     c->height = y::integer(s[1], path + ".size");
     if (c->width < 1 || c->height < 1) throw bad(path + ".size", "width and height must be positive");
   }
-  if (has(p, "max_tries")) c->max_tries = y::integer(p["max_tries"], path + ".max_tries");
+  if (has(p, path, "max_tries")) c->max_tries = y::integer(p["max_tries"], path + ".max_tries");
   if (c->max_tries < 0) throw bad(path + ".max_tries", "must not be negative");
-  if (has(p, "keep_ratio")) c->keep_ratio = y::boolean(p["keep_ratio"], path + ".keep_ratio");
-  if (has(p, "min_crop_side_ratio")) {
+  if (has(p, path, "keep_ratio")) c->keep_ratio = y::boolean(p["keep_ratio"], path + ".keep_ratio");
+  if (has(p, path, "min_crop_side_ratio")) {
     c->min_crop_side_ratio = y::number(p["min_crop_side_ratio"], path + ".min_crop_side_ratio");
     if (c->min_crop_side_ratio < 0.0 || c->min_crop_side_ratio > 1.0)
       throw bad(path + ".min_crop_side_ratio", "a fraction in [0, 1]");
@@ -138,43 +136,40 @@ double shrink_ratio(const YAML::Node& n, const std::string& path) {
 
 void parse_border(const YAML::Node& p, const std::string& path, DetBorderMapParams* b) {
   // total_epoch / epoch: PaddleOCR's optional ratio schedule, which nothing passes in its configs.
-  y::check_keys(p, path, {"shrink_ratio", "thresh_min", "thresh_max"});
-  if (has(p, "shrink_ratio")) b->shrink_ratio = shrink_ratio(p["shrink_ratio"], path + ".shrink_ratio");
-  if (has(p, "thresh_min")) b->thresh_min = y::number(p["thresh_min"], path + ".thresh_min");
-  if (has(p, "thresh_max")) b->thresh_max = y::number(p["thresh_max"], path + ".thresh_max");
+  if (has(p, path, "shrink_ratio")) b->shrink_ratio = shrink_ratio(p["shrink_ratio"], path + ".shrink_ratio");
+  if (has(p, path, "thresh_min")) b->thresh_min = y::number(p["thresh_min"], path + ".thresh_min");
+  if (has(p, path, "thresh_max")) b->thresh_max = y::number(p["thresh_max"], path + ".thresh_max");
   if (b->thresh_min > b->thresh_max) throw bad(path + ".thresh_min", "is greater than thresh_max");
 }
 
 void parse_shrink(const YAML::Node& p, const std::string& path, DetShrinkMapParams* s) {
-  y::check_keys(p, path, {"shrink_ratio", "min_text_size"});
-  if (has(p, "shrink_ratio")) s->shrink_ratio = shrink_ratio(p["shrink_ratio"], path + ".shrink_ratio");
-  if (has(p, "min_text_size")) s->min_text_size = y::integer(p["min_text_size"], path + ".min_text_size");
+  if (has(p, path, "shrink_ratio")) s->shrink_ratio = shrink_ratio(p["shrink_ratio"], path + ".shrink_ratio");
+  if (has(p, path, "min_text_size")) s->min_text_size = y::integer(p["min_text_size"], path + ".min_text_size");
   if (s->min_text_size < 0) throw bad(path + ".min_text_size", "must not be negative");
 }
 
 void parse_resize_for_test(const YAML::Node& p, const std::string& path, DetTransformSpec* spec) {
-  y::check_keys(p, path, {"limit_side_len", "limit_type", "image_shape", "resize_long", "keep_ratio"});
-  if (has(p, "resize_long"))
+  if (has(p, path, "resize_long"))
     throw bad(path + ".resize_long", "not supported; use limit_side_len and limit_type, or image_shape");
   DetResizeParams* r = &spec->eval_resize;
   // PaddleOCR: without parameters limit_side_len 736, limit_type min; limit_type defaults to min.
   *r = DetResizeParams{736, DetLimitType::Min, r->max_side_limit};
-  if (has(p, "image_shape")) {  // PaddleOCR's resize_type 1: a fixed [h, w]
+  if (has(p, path, "image_shape")) {  // PaddleOCR's resize_type 1: a fixed [h, w]
     const std::vector<int> shape = config_detail::convert<std::vector<int>>(p["image_shape"], path + ".image_shape");
     if (shape.size() != 2 || shape[0] < 32 || shape[1] < 32)
       throw bad(path + ".image_shape", "expected [height, width], each at least 32");
     spec->eval_fixed_size = cv::Size(shape[1], shape[0]);
-    if (has(p, "keep_ratio")) spec->eval_keep_ratio = y::boolean(p["keep_ratio"], path + ".keep_ratio");
-    if (has(p, "limit_side_len") || has(p, "limit_type"))
+    if (has(p, path, "keep_ratio")) spec->eval_keep_ratio = y::boolean(p["keep_ratio"], path + ".keep_ratio");
+    if (has(p, path, "limit_side_len") || has(p, path, "limit_type"))
       throw bad(path + ".image_shape", "cannot be combined with limit_side_len / limit_type (PaddleOCR uses image_shape)");
     return;
   }
-  if (has(p, "keep_ratio")) throw bad(path + ".keep_ratio", "only applies with image_shape");
-  if (has(p, "limit_side_len")) {
+  if (has(p, path, "keep_ratio")) throw bad(path + ".keep_ratio", "only applies with image_shape");
+  if (has(p, path, "limit_side_len")) {
     r->limit_side_len = y::integer(p["limit_side_len"], path + ".limit_side_len");
     if (r->limit_side_len < 1) throw bad(path + ".limit_side_len", "must be positive");
   }
-  if (has(p, "limit_type")) {
+  if (has(p, path, "limit_type")) {
     const std::string t = y::string(p["limit_type"], path + ".limit_type");
     if (t == "max") r->limit_type = DetLimitType::Max;
     else if (t == "min") r->limit_type = DetLimitType::Min;
@@ -190,19 +185,17 @@ std::array<double, 3> triple(const YAML::Node& n, const std::string& path) {
 }
 
 void parse_normalize(const YAML::Node& p, const std::string& path, DetNormalizeParams* n) {
-  y::check_keys(p, path, {"scale", "mean", "std", "order"});
-  if (has(p, "scale")) n->scale = number_or_ratio(p["scale"], path + ".scale");
-  if (has(p, "mean")) n->mean = triple(p["mean"], path + ".mean");
-  if (has(p, "std")) n->std = triple(p["std"], path + ".std");
+  if (has(p, path, "scale")) n->scale = number_or_ratio(p["scale"], path + ".scale");
+  if (has(p, path, "mean")) n->mean = triple(p["mean"], path + ".mean");
+  if (has(p, path, "std")) n->std = triple(p["std"], path + ".std");
   for (double s : n->std)
     if (s == 0.0) throw bad(path + ".std", "must not contain 0");
-  if (has(p, "order") && y::string(p["order"], path + ".order") != "hwc")
+  if (has(p, path, "order") && y::string(p["order"], path + ".order") != "hwc")
     throw bad(path + ".order", "only hwc is supported (DecodeImage gives H x W x C; ToCHWImage transposes)");
 }
 
 void parse_keep_keys(const YAML::Node& p, const std::string& path, bool training, std::vector<std::string>* keys) {
-  y::check_keys(p, path, {"keep_keys"});
-  if (!has(p, "keep_keys")) return;
+  if (!has(p, path, "keep_keys")) return;
   const std::vector<std::string> allowed =
       training ? std::vector<std::string>{"image", "threshold_map", "threshold_mask", "shrink_map", "shrink_mask"}
                : std::vector<std::string>{"image", "shape", "polys", "ignore_tags"};
@@ -249,7 +242,7 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
     if (params && !params.IsNull() && !params.IsMap())
       throw UsageError("config key '" + path + "': expected a map of parameters");
     if (name == "DecodeImage") parse_decode(params, path);
-    else if (name == "DetLabelEncode" || name == "ToCHWImage") y::check_keys(params, path, {});
+    else if (name == "DetLabelEncode" || name == "ToCHWImage") {}  // no parameters: any key is unknown
     else if (name == "CopyPaste") { parse_copy_paste(params, path, &spec.copy_paste); spec.use_copy_paste = true; }
     else if (name == "IaaAugment") { parse_iaa(params, path, &spec); spec.use_iaa = true; }
     else if (name == "EastRandomCropData") { parse_crop(params, path, &spec.crop); spec.use_crop = true; }

@@ -18,6 +18,7 @@ namespace {
 void read_pairs(const YAML::Node& n, const std::string& path, const std::vector<std::string>& models, bool flat_ok,
                 DetDistillLossTerm& t) {
   const std::string p = path + ".model_name_pairs";
+  note_config_read(p);
   const YAML::Node list = n["model_name_pairs"];
   if (!list || !list.IsSequence() || list.size() == 0)
     throw UsageError(p + ": missing; list the models to compare, e.g. [[Student, Teacher]]");
@@ -72,21 +73,14 @@ DetDistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, 
   t.kind = kind;
   t.path = path;
   const YAML::Node args = n && n.IsMap() ? n : YAML::Node(YAML::NodeType::Map);
-  const std::vector<std::string> db_keys = {"balance_loss", "main_loss_type", "alpha", "beta", "ohem_ratio", "eps"};
-  const auto with_db = [&](std::vector<std::string> keys) {
-    keys.insert(keys.end(), db_keys.begin(), db_keys.end());
-    return keys;
-  };
   if (kind == "DistillationDilaDBLoss") {
-    check_keys(args, path, with_db({"weight", "model_name_pairs", "key", "name"}));
     t.name = "dila_dbloss";
     read_pairs(args, path, models, /*flat_ok=*/false, t);
     check_maps_key(args, path, /*required=*/true);  // PaddleOCR reads the maps only through the key
     read_db_keys(args, path, t);
   } else if (kind == "DistillationDMLLoss") {
-    check_keys(args, path, {"weight", "act", "use_log", "model_name_pairs", "key", "maps_name", "name", "multi_head",
-                            "dis_head"});
     t.name = "dml";
+    note_config_read(path + ".maps_name");
     if (!present(args, "maps_name"))
       throw UsageError(path + ".maps_name: missing; a detection DML compares one map: thrink_maps, threshold_maps "
                               "or binary_maps");
@@ -108,7 +102,6 @@ DetDistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, 
     read(args, "multi_head", path, multi_head);
     if (multi_head) throw UsageError(path + ".multi_head: a recognition option; a DB model has one head");
   } else if (kind == "DistillationDBLoss") {
-    check_keys(args, path, with_db({"weight", "model_name_list", "key", "name"}));
     t.name = "db";
     read(args, "model_name_list", path, t.models);
     if (t.models.empty())

@@ -34,14 +34,6 @@ std::shared_ptr<torch::nn::Module> DetDistillMember::module() const {
   return onnx.ptr();
 }
 
-std::vector<schema::Variant> det_distill_postprocess_variants() {
-  using schema::Kind;
-  std::vector<schema::Field> fields = det_postprocess_variants().at(0).fields;  // DBPostProcess's keys
-  fields.push_back({"model_name", Kind::StringOrList});
-  fields.push_back({"key", Kind::String});
-  return {{"DistillationDBPostProcess", fields}};
-}
-
 DbPostParams distill_db_post_params_from_yaml(const YAML::Node& n, std::vector<std::string>* models) {
   if (!n || n.IsNull()) return {};
   std::string name;

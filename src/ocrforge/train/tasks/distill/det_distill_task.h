@@ -24,7 +24,6 @@
 #include <string>
 #include <vector>
 
-#include "ocrforge/core/config_schema.h"
 #include "ocrforge/train/tasks/det/db_loss.h"
 #include "ocrforge/train/tasks/distill/det_distill_loss_spec.h"
 #include "ocrforge/train/tasks/det/det_model.h"
@@ -106,9 +105,6 @@ class DetDistillTask : public Task {
 // -> the DB post-processing of every evaluated model (db_post_params_from_yaml
 // reads the DB keys); model_name into *models when given.
 DbPostParams distill_db_post_params_from_yaml(const YAML::Node& postprocess, std::vector<std::string>* models);
-
-// Config schema row of PostProcess DistillationDBPostProcess (training_schema.cpp adds it).
-std::vector<schema::Variant> det_distill_postprocess_variants();
 
 // The registry's line for DetDistillTask (task_registry.cpp): Architecture.algorithm Distillation of detectors (CML).
 bool det_distill_task_takes(const TaskKey& k);

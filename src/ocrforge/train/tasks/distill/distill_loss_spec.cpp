@@ -20,6 +20,7 @@ void check_choice(const std::string& value, const std::vector<std::string>& allo
 void read_pairs(const YAML::Node& n, const std::string& path, const std::vector<std::string>& models,
                 DistillLossTerm& t) {
   const std::string p = path + ".model_name_pairs";
+  note_config_read(p);
   if (!present(n, "model_name_pairs") || !n["model_name_pairs"].IsSequence() || n["model_name_pairs"].size() == 0)
     throw UsageError(p + ": missing; list the models to compare, e.g. [[Student, Teacher]]");
   for (const auto& pair : n["model_name_pairs"]) t.pairs.push_back(read_model_pair(pair, p, models));
@@ -43,7 +44,6 @@ DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, con
     throw UsageError(path + ".maps_name: a term on detection maps, but this distillation is a recognizer; CML "
                      "(maps_name) needs Architecture.model_type: det");
   if (kind == "DistillationDMLLoss") {
-    check_keys(args, path, {"weight", "act", "use_log", "model_name_pairs", "key", "multi_head", "dis_head", "name"});
     t.name = "dml";
     read_pairs(args, path, models, t);
     read(args, "act", path, t.act);
@@ -52,16 +52,12 @@ DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, con
     read(args, "dis_head", path, t.dis_head);
     check_choice(t.dis_head, {"ctc", "sar"}, path + ".dis_head");
   } else if (kind == "DistillationDistanceLoss") {
-    check_keys(args, path, {"weight", "mode", "model_name_pairs", "key", "name"});
     t.name = "loss_distance";
     read_pairs(args, path, models, t);
     read(args, "mode", path, t.mode);
     check_choice(t.mode, {"l1", "l2", "smooth_l1"}, path + ".mode");
   } else if (kind == "DistillationCTCLoss" || kind == "DistillationSARLoss") {
     const bool sar = kind == "DistillationSARLoss";
-    std::vector<std::string> keys = {"weight", "model_name_list", "key", "multi_head", "name"};
-    if (sar) keys.push_back("ignore_index");
-    check_keys(args, path, keys);
     t.name = sar ? "loss_sar" : "loss_ctc";
     read_list(args, path, models, t);
     if (sar && present(args, "ignore_index")) {

@@ -71,7 +71,6 @@ bool is_distillation_architecture(const YAML::Node& architecture) {
 
 DistillArchSpec distillation_arch_from_yaml(const YAML::Node& a) {
   const std::string path = "Architecture";
-  check_keys(a, path, {"model_type", "name", "algorithm", "Models"});
   DistillArchSpec s;
   s.model_type = read_model_type(a, path);
   std::string name = "DistillationModel";

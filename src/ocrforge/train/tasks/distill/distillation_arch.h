@@ -22,6 +22,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "ocrforge/core/config_reads.h"
 #include "ocrforge/core/model_type.h"
 #include "ocrforge/core/error.h"
 
@@ -56,8 +57,9 @@ bool is_distillation_architecture(const YAML::Node& architecture);
 DistillArchSpec distillation_arch_from_yaml(const YAML::Node& architecture);
 
 // Runs `build` (which reads a member's network section and reports keys as
-// "Architecture.<key>") and rewrites the key paths in its UsageError to the
-// member's ("Architecture.Models.Student.<key>").
+// "Architecture.<key>") and rewrites the key paths in its UsageError, and
+// those it records as read (core/config_reads.h), to the member's
+// ("Architecture.Models.Student.<key>").
 template <typename F>
 auto under_member(const DistillMemberSpec& m, F&& build) -> decltype(build());
 
@@ -67,6 +69,7 @@ auto under_member(const DistillMemberSpec& m, F&& build) -> decltype(build());
 
 template <typename F>
 auto under_member(const DistillMemberSpec& m, F&& build) -> decltype(build()) {
+  const ConfigReadRebase rebase("Architecture", m.path);  // the keys it reads are the member's
   try {
     return build();
   } catch (const UsageError& e) {

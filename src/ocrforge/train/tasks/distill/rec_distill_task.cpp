@@ -69,6 +69,10 @@ RecDistillTask::RecDistillTask(const Config& config, const TrainerSpec& o, torch
       throw UsageError("PostProcess.model_name: '" + name + "' is not a model of Architecture.Models");
   metric_key_ = arch.find("Student") ? "Student" : arch.models.front().name;
   arch_yaml::read(yaml_child(root, "Metric"), "key", "Metric", metric_key_);
+  std::string base_metric = "RecMetric";
+  arch_yaml::read(yaml_child(root, "Metric"), "base_metric_name", "Metric", base_metric);
+  if (base_metric != "RecMetric")
+    throw UsageError("Metric.base_metric_name: '" + base_metric + "'; a recognition distillation is scored with RecMetric");
   if (!arch.find(metric_key_))
     throw UsageError("Metric.key: '" + metric_key_ + "' is not a model of Architecture.Models");
   if (std::find(eval_models_.begin(), eval_models_.end(), metric_key_) == eval_models_.end())

@@ -20,7 +20,6 @@ BackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
   BackboneSpec b;
   b.name = required_name(n, path);
   if (b.name == "MobileNetV1Enhance") {
-    check_keys(n, path, {"name", "scale", "in_channels", "last_conv_stride", "last_pool_type", "last_pool_kernel_size"});
     // PaddleOCR's constructor defaults (the struct's defaults are the PP-OCRv3 recipe).
     b.last_conv_stride = {1, 1};
     b.last_pool_type = "max";
@@ -31,7 +30,6 @@ BackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
     read(n, "last_pool_kernel_size", path, b.last_pool_kernel_size);
     if (b.last_pool_kernel_size.size() == 1) b.last_pool_kernel_size.push_back(b.last_pool_kernel_size[0]);
   } else if (b.name == "MobileNetV3") {
-    check_keys(n, path, {"name", "scale", "in_channels", "model_name", "small_stride", "large_stride", "disable_se"});
     read(n, "model_name", path, b.model_name);
     read(n, "small_stride", path, b.small_stride);
     read(n, "large_stride", path, b.large_stride);
@@ -41,10 +39,6 @@ BackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
   read(n, "in_channels", path, b.in_channels);
   return b;
 }
-
-const std::vector<std::string> kNeckKeys = {"hidden_size", "dims", "depth", "hidden_dims", "use_guide", "num_heads",
-                                            "mlp_ratio", "kernel_size", "qkv_bias", "drop_rate", "attn_drop_rate",
-                                            "drop_path"};
 
 void read_encoder_args(const YAML::Node& n, const std::string& path, NeckSpec& s) {
   read(n, "hidden_size", path, s.hidden_size);
@@ -64,11 +58,8 @@ void read_encoder_args(const YAML::Node& n, const std::string& path, NeckSpec& s
 // Top-level Neck: {name: SequenceEncoder, encoder_type: svtr, ...}.
 NeckSpec neck_from_yaml(const YAML::Node& n, const std::string& path) {
   NeckSpec s;
-  auto keys = kNeckKeys;
-  keys.insert(keys.begin(), {"name", "encoder_type"});
   s.name = required_name(n, path);
   if (s.name != "SequenceEncoder") return s;  // validate_rec_arch reports it
-  check_keys(n, path, keys);
   if (!present(n, "encoder_type")) throw UsageError(path + ".encoder_type: missing (known: reshape, fc, rnn, svtr)");
   read(n, "encoder_type", path, s.encoder_type);
   read_encoder_args(n, path, s);
@@ -79,7 +70,6 @@ HeadSpec ctc_head_from_yaml(const YAML::Node& n, const std::string& path, int nu
   HeadSpec h;
   h.out_channels = num_classes;
   if (!n || n.IsNull()) return h;
-  check_keys(n, path, {"name", "fc_decay", "mid_channels"});
   read(n, "name", path, h.name);
   read(n, "fc_decay", path, h.fc_decay);
   read(n, "mid_channels", path, h.mid_channels);
@@ -90,7 +80,9 @@ HeadSpec ctc_head_from_yaml(const YAML::Node& n, const std::string& path, int nu
 // type, and Head) and the SARHead entry (PP-OCRv3's guidance branch); record
 // NRTRHead (PP-OCRv4's, not built) as dropped.
 void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_classes, RecArchSpec& spec) {
-  check_keys(n, path, {"name", "head_list", "out_channels_list"});
+  // PaddleOCR derives it from the dictionary; accepted as written, not used.
+  note_config_whole(path + ".out_channels_list");
+  note_config_read(path + ".head_list");
   const auto list = n["head_list"];
   if (!list || !list.IsSequence()) throw UsageError(path + ".head_list: missing or not a list");
   bool found = false;
@@ -102,16 +94,13 @@ void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_
     if (name == "SARHead") {
       spec.sar = sar_head_from_yaml(args, p + ".SARHead", num_classes);
     } else if (name == "NRTRHead") {
+      note_config_whole(p + ".NRTRHead");  // listed and left out, as a whole
       spec.dropped_heads.push_back(name);
     } else if (name == "CTCHead") {
       found = true;
       const auto cp = p + ".CTCHead";
-      check_keys(args, cp, {"Neck", "Head"});
       const auto neck = args["Neck"];
       if (!neck || !neck.IsMap()) throw UsageError(cp + ".Neck: missing (e.g. {name: svtr, dims: 64})");
-      auto keys = kNeckKeys;
-      keys.insert(keys.begin(), "name");
-      check_keys(neck, cp + ".Neck", keys);
       spec.neck = NeckSpec{};
       spec.neck.encoder_type = required_name(neck, cp + ".Neck");
       read_encoder_args(neck, cp + ".Neck", spec.neck);
@@ -134,10 +123,9 @@ RecArchSpec rec_arch_from_yaml(const YAML::Node& arch, int num_classes) {
   if (arch["Models"])
     throw UsageError(path + ".Models: a Distillation architecture; build each sub-model from "
                             "Architecture.Models.<name> (e.g. Student)");
-  check_keys(arch, path, {"model_type", "algorithm", "Transform", "Backbone", "Neck", "Head", "freeze_params",
-                          "return_all_feats"});
   if (const ModelType t = read_model_type(arch, path); t != ModelType::Rec)
     throw UsageError(path + ".model_type: '" + model_type_name(t) + "' is not a recognition model (rec)");
+  note_config_read(path + ".Transform");  // null is "none", as in PaddleOCR
   if (present(arch, "Transform"))
     throw UsageError(path + ".Transform: rectification transforms (TPS, ...) are not supported; leave it empty");
   if (num_classes < 2)
@@ -145,6 +133,8 @@ RecArchSpec rec_arch_from_yaml(const YAML::Node& arch, int num_classes) {
 
   RecArchSpec spec;
   read(arch, "algorithm", path, spec.algorithm);
+  bool all_feats = false;
+  read(arch, "return_all_feats", path, all_feats);  // informational: every feature is always returned
   if (!present(arch, "Backbone")) throw UsageError(path + ".Backbone: missing");
   spec.backbone = backbone_from_yaml(arch["Backbone"], path + ".Backbone");
   if (!present(arch, "Head")) throw UsageError(path + ".Head: missing");

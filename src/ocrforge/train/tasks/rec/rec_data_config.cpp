@@ -20,35 +20,32 @@ RecDataSpec rec_data_from_yaml(const YAML::Node& section, const std::string& sec
                                 int max_text_length, uint64_t seed, bool training) {
   if (!present(section) || !section.IsMap())
     throw UsageError("config section '" + section_name + "' is missing (it needs dataset and loader)");
-  y::check_keys(section, section_name, {"dataset", "loader"});
   const std::string ds_path = section_name + ".dataset";
-  const YAML::Node ds = section["dataset"];
+  const YAML::Node ds = y::at(section, section_name, "dataset");
   if (!present(ds)) throw UsageError("config key '" + ds_path + "' is missing");
-  y::check_keys(ds, ds_path,
-                {"name", "data_dir", "label_file_list", "ratio_list", "delimiter", "transforms", "ext_op_transform_idx"});
   // PaddleOCR decodes RecConAug's extra samples with transforms[:ext_op_transform_idx].
   // This pipeline decodes them with DecodeImage alone (the transform config
   // checks that it is the first transform), which is index 1; absent means
   // the same.
-  if (present(ds["ext_op_transform_idx"])) {
+  if (present(y::at(ds, ds_path, "ext_op_transform_idx"))) {
     const std::string key = ds_path + ".ext_op_transform_idx";
-    const int idx = y::integer(ds["ext_op_transform_idx"], key);
+    const int idx = y::integer(y::at(ds, ds_path, "ext_op_transform_idx"), key);
     if (idx != 1)
       throw UsageError("config key '" + key + "': only 1 is supported (RecConAug's extra samples are decoded by the "
                        "transforms before this index, which here must be DecodeImage alone); got " +
                        std::to_string(idx));
   }
-  const std::string name = present(ds["name"]) ? y::string(ds["name"], ds_path + ".name") : "SimpleDataSet";
+  const std::string name = present(y::at(ds, ds_path, "name")) ? y::string(y::at(ds, ds_path, "name"), ds_path + ".name") : "SimpleDataSet";
   if (name != "SimpleDataSet")
     throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported for recognition; use SimpleDataSet");
 
   const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
 
   RecTransformSpec transforms =
-      rec_transform_spec_from_yaml(ds["transforms"], ds_path + ".transforms", charset, max_text_length, training);
+      rec_transform_spec_from_yaml(y::at(ds, ds_path, "transforms"), ds_path + ".transforms", charset, max_text_length, training);
 
   RecDataSpec setup;
-  setup.loader = loader_from_yaml(section["loader"], section_name + ".loader", training);
+  setup.loader = loader_from_yaml(y::at(section, section_name, "loader"), section_name + ".loader", training);
   setup.dataset = std::make_shared<RecDataset>(list, std::move(transforms), training);
   return setup;
 }

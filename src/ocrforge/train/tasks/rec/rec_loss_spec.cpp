@@ -17,15 +17,14 @@ RecLossSpec rec_loss_from_yaml(const YAML::Node& loss) {
   if (!loss || loss.IsNull()) return s;  // PaddleOCR requires a Loss; the rec task has always defaulted to CTC
   s.name = required_name(loss, "Loss");
   if (s.name == "CTCLoss") {
-    check_keys(loss, "Loss", {"name", "use_focal_loss"});
     read(loss, "use_focal_loss", "Loss", s.use_focal_loss);
     return s;
   }
   if (s.name != "MultiLoss")
     throw UsageError("Loss.name: '" + s.name + "' is not a recognition loss (known: CTCLoss, MultiLoss)");
-  check_keys(loss, "Loss", {"name", "loss_config_list", "weight_1", "weight_2"});
   read(loss, "weight_1", "Loss", s.weight_1);
   read(loss, "weight_2", "Loss", s.weight_2);
+  note_config_read("Loss.loss_config_list");
   const YAML::Node list = loss["loss_config_list"];
   if (!list || !list.IsSequence() || list.size() == 0)
     throw UsageError("Loss.loss_config_list: missing or empty; MultiLoss lists its terms, e.g. [{CTCLoss: }, {SARLoss: }]");
@@ -38,24 +37,23 @@ RecLossSpec rec_loss_from_yaml(const YAML::Node& loss) {
     const std::string kind = list[i].begin()->first.as<std::string>();
     const YAML::Node args = list[i].begin()->second;
     const std::string p = path + "." + kind;
+    note_config_read(p);
     if (!seen.insert(kind).second) throw UsageError(p + ": listed twice");
     const bool has_args = args && !args.IsNull();
     if (kind == "CTCLoss") {
       s.ctc = true;
       if (has_args) {
-        check_keys(args, p, {"use_focal_loss"});
         read(args, "use_focal_loss", p, s.use_focal_loss);
       }
     } else if (kind == "SARLoss") {
       s.sar = true;
       if (has_args) {
-        check_keys(args, p, {"ignore_index"});
         long index = 0;
         read(args, "ignore_index", p, index);
         if (present(args, "ignore_index")) s.sar_ignore_index = index;
       }
     } else if (kind == "NRTRLoss") {
-      throw UsageError(p + ": the NRTR branch of MultiHead is not built by ocrforge; MultiLoss trains CTCLoss and SARLoss");
+      throw UsageError(p + ": the NRTR branch of MultiHead is not supported yet; MultiLoss trains CTCLoss and SARLoss");
     } else {
       throw UsageError(p + ": unknown loss '" + kind + "' (known: CTCLoss, SARLoss)");
     }

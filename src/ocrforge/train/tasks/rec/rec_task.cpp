@@ -23,7 +23,12 @@ namespace ocrforge {
 
 RecTask::RecTask(const Config& config, const TrainerSpec& o, torch::Device device)
     : config_(config), device_(device) {
-  if (o.character_dict_path.empty()) throw UsageError("Global.character_dict_path is required for recognition");
+  // PaddleOCR's own fallback (digits and lower-case letters, every label
+  // lower-cased first) is a different label rule, not just a dictionary.
+  if (o.character_dict_path.empty())
+    throw UsageError("an empty Global.character_dict_path (PaddleOCR's built-in 0-9a-z with labels lower-cased) "
+                     "is not supported yet: set it to ppocr/utils/ic15_dict.txt (the same 36 characters; "
+                     "upper-case letters of labels are then dropped, not lower-cased)");
   charset_ = Charset::load(o.character_dict_path, o.use_space_char, "Global.character_dict_path");
   max_text_length_ = o.max_text_length;
   seed_ = o.seed;
@@ -237,8 +242,11 @@ EvalMetrics RecTask::evaluate(BatchLoader& loader, const std::function<void(size
   size_t done = 0;
   Batch batch;
   while (loader.next(&batch)) {
-    const auto texts = decode_logits(logits(batch.at("image")), charset_);
-    for (size_t i = 0; i < texts.size(); ++i) metric.add(texts[i], batch.texts[i]);
+    const auto texts = decode_logit_texts(logits(batch.at("image")), charset_);
+    for (size_t i = 0; i < texts.size(); ++i) {
+      const bool correct = metric.add(texts[i].text, batch.texts[i]);
+      if (sample_sink_) sample_sink_({batch.paths[i], batch.texts[i], texts[i].text, texts[i].score, correct});
+    }
     if (progress) progress(++done, total);
   }
   model().train();

@@ -30,6 +30,7 @@ class RecTask : public Task {
   StepLoss train_step(const Batch& batch) override;
   MetricSums train_metrics(const Batch& batch, const StepLoss& step) override;
   EvalMetrics evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) override;
+  void report_eval_samples(EvalSampleSink sink) override { sample_sink_ = std::move(sink); }
   std::string default_main_indicator() const override { return "acc"; }
   std::vector<std::string> startup_warnings() const override;
   std::vector<std::string> startup_info() const override { return info_; }
@@ -55,6 +56,7 @@ class RecTask : public Task {
   void check_loss();
 
   const Config& config_;
+  EvalSampleSink sample_sink_;
   Charset charset_;
   RecArchSpec arch_;
   std::string arch_text_;

@@ -14,11 +14,11 @@ namespace ocrforge {
 namespace y = data_yaml;
 
 void parse_decode_image(const YAML::Node& p, const std::string& path) {
-  y::check_keys(p, path, {"img_mode", "channel_first"});
+  y::at(p, path, "ignore_orientation");  // PaddleOCR's EXIF switch: accepted, images are read as stored
   if (!p || p.IsNull()) return;
-  if (p["img_mode"] && !p["img_mode"].IsNull() && y::string(p["img_mode"], path + ".img_mode") != "BGR")
+  if (y::at(p, path, "img_mode") && !y::at(p, path, "img_mode").IsNull() && y::string(y::at(p, path, "img_mode"), path + ".img_mode") != "BGR")
     throw UsageError("config key '" + path + ".img_mode': only BGR is supported (the PP-OCR recognizers and classifier take BGR)");
-  if (p["channel_first"] && !p["channel_first"].IsNull() && y::boolean(p["channel_first"], path + ".channel_first"))
+  if (y::at(p, path, "channel_first") && !y::at(p, path, "channel_first").IsNull() && y::boolean(y::at(p, path, "channel_first"), path + ".channel_first"))
     throw UsageError("config key '" + path + ".channel_first': must be false (RecResizeImg / ClsResizeImg make CHW themselves)");
 }
 
@@ -29,11 +29,9 @@ void parse_rec_aug(const YAML::Node& p, const std::string& path, bool with_tia, 
       {"blur_prob", &aug->blur_prob},     {"hsv_aug_prob", &aug->hsv_aug_prob}};
   if (with_tia) probs.insert(probs.begin(), {"tia_prob", &aug->tia_prob});
   else aug->tia_prob = 0.0;
-  std::vector<std::string> keys;
-  for (const auto& kv : probs) keys.push_back(kv.first);
-  y::check_keys(p, path, keys);
   if (!p || p.IsNull()) return;
   for (const auto& [key, dst] : probs) {
+    note_config_read(path + "." + key);
     if (!p[key] || p[key].IsNull()) continue;
     const double v = y::number(p[key], path + "." + key);
     if (v < 0.0 || v > 1.0) throw UsageError("config key '" + path + "." + key + "': a probability in [0, 1]");
@@ -42,9 +40,9 @@ void parse_rec_aug(const YAML::Node& p, const std::string& path, bool with_tia, 
 }
 
 std::array<int, 3> parse_image_shape(const YAML::Node& p, const std::string& path, const std::string& example) {
-  if (!p || !p.IsMap() || !p["image_shape"] || p["image_shape"].IsNull())
+  if (!p || !p.IsMap() || !y::at(p, path, "image_shape") || y::at(p, path, "image_shape").IsNull())
     throw UsageError("config key '" + path + ".image_shape' is required, e.g. " + example);
-  const YAML::Node s = p["image_shape"];
+  const YAML::Node s = y::at(p, path, "image_shape");
   if (!s.IsSequence() || s.size() != 3) throw UsageError("config key '" + path + ".image_shape': expected [C, H, W]");
   std::array<int, 3> shape{};
   for (size_t i = 0; i < 3; ++i) shape[i] = y::integer(s[i], path + ".image_shape");
@@ -61,38 +59,36 @@ namespace {
 // (the SAR label also rejects max_text_length - 1 or more characters).
 // PP-OCRv4's NRTR labels (`gtc_encode`) are refused: that branch is not built.
 // max_text_length / character_dict_path / use_space_char are accepted and not
-// read: PaddleOCR's create_operators overwrites every transform's copies with
-// Global's, which are what this pipeline uses.
+// read (train/loop/config_keys.cpp lists them): PaddleOCR's create_operators
+// overwrites every transform's copies with Global's, which this pipeline uses.
 void parse_multi_label_encode(const YAML::Node& p, const std::string& path) {
-  y::check_keys(p, path, {"max_text_length", "character_dict_path", "use_space_char", "gtc_encode"});
-  if (p && p.IsMap() && p["gtc_encode"] && !p["gtc_encode"].IsNull())
-    throw UsageError("config key '" + path + ".gtc_encode': the GTC / NRTR branch of MultiHead is not built by "
-                     "ocrforge (its CTC and SAR branches are), so its labels cannot be used; remove the key");
+  if (p && p.IsMap() && y::at(p, path, "gtc_encode") && !y::at(p, path, "gtc_encode").IsNull())
+    throw UsageError("config key '" + path + ".gtc_encode': the GTC / NRTR branch of MultiHead is not supported "
+                     "yet (its CTC and SAR branches are), so its labels cannot be used; remove the key");
 }
 
 // RecConAug: prob, ext_data_num, image_shape [H, W, C], max_text_length
 // (Global.max_text_length when absent).
 void parse_rec_con_aug(const YAML::Node& p, const std::string& path, int global_max_text_length,
                        RecConAugParams* con) {
-  y::check_keys(p, path, {"prob", "ext_data_num", "image_shape", "max_text_length"});
   con->max_text_length = global_max_text_length;
   if (!p || p.IsNull()) return;
   const auto set = [&](const char* key) { return p[key] && !p[key].IsNull(); };
   if (set("prob")) {
-    con->prob = y::number(p["prob"], path + ".prob");
+    con->prob = y::number(y::at(p, path, "prob"), path + ".prob");
     if (con->prob < 0.0 || con->prob > 1.0) throw UsageError("config key '" + path + ".prob': a probability in [0, 1]");
   }
   if (set("ext_data_num")) {
-    con->ext_data_num = y::integer(p["ext_data_num"], path + ".ext_data_num");
+    con->ext_data_num = y::integer(y::at(p, path, "ext_data_num"), path + ".ext_data_num");
     if (con->ext_data_num < 0) throw UsageError("config key '" + path + ".ext_data_num': must be 0 or more");
   }
   if (set("max_text_length")) {
-    con->max_text_length = y::integer(p["max_text_length"], path + ".max_text_length");
+    con->max_text_length = y::integer(y::at(p, path, "max_text_length"), path + ".max_text_length");
     if (con->max_text_length <= 0) throw UsageError("config key '" + path + ".max_text_length': must be positive");
   }
   if (set("image_shape")) {
     // [H, W, C] here (PaddleOCR's order for RecConAug), not RecResizeImg's [C, H, W].
-    const YAML::Node s = p["image_shape"];
+    const YAML::Node s = y::at(p, path, "image_shape");
     const std::string key = path + ".image_shape";
     if (!s.IsSequence() || s.size() != 3) throw UsageError("config key '" + key + "': expected [H, W, C], e.g. [48, 320, 3]");
     const int h = y::integer(s[0], key), w = y::integer(s[1], key), c = y::integer(s[2], key);
@@ -105,20 +101,18 @@ void parse_rec_con_aug(const YAML::Node& p, const std::string& path, int global_
 }
 
 void parse_resize(const YAML::Node& p, const std::string& path, std::array<int, 3>* shape) {
-  y::check_keys(p, path, {"image_shape", "padding", "infer_mode"});
   *shape = parse_image_shape(p, path, "[3, 48, 320]");
-  if (p["padding"] && !p["padding"].IsNull() && !y::boolean(p["padding"], path + ".padding"))
+  if (y::at(p, path, "padding") && !y::at(p, path, "padding").IsNull() && !y::boolean(y::at(p, path, "padding"), path + ".padding"))
     throw UsageError("config key '" + path + ".padding': only true (keep the aspect ratio, pad right) is supported");
-  if (p["infer_mode"] && !p["infer_mode"].IsNull() && y::boolean(p["infer_mode"], path + ".infer_mode"))
+  if (y::at(p, path, "infer_mode") && !y::at(p, path, "infer_mode").IsNull() && y::boolean(y::at(p, path, "infer_mode"), path + ".infer_mode"))
     throw UsageError("config key '" + path + ".infer_mode': must be false for training and evaluation");
 }
 
 }  // namespace
 
 void parse_keep_keys(const YAML::Node& p, const std::string& path, const std::vector<std::string>& allowed) {
-  y::check_keys(p, path, {"keep_keys"});
-  if (!p || !p["keep_keys"] || p["keep_keys"].IsNull()) return;
-  for (const auto& k : y::string_list(p["keep_keys"], path + ".keep_keys")) {
+  if (!p || !y::at(p, path, "keep_keys") || y::at(p, path, "keep_keys").IsNull()) return;
+  for (const auto& k : y::string_list(y::at(p, path, "keep_keys"), path + ".keep_keys")) {
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == k;
     if (!ok)

@@ -14,8 +14,6 @@ SarHeadSpec sar_head_from_yaml(const YAML::Node& args, const std::string& path, 
   SarHeadSpec s;
   s.out_channels = ctc_classes + 2;
   if (args && !args.IsNull()) {
-    check_keys(args, path, {"enc_dim", "max_text_length", "enc_bi_rnn", "enc_drop_rnn", "enc_gru", "dec_bi_rnn",
-                            "dec_drop_rnn", "dec_gru", "d_k", "pred_dropout", "pred_concat"});
     read(args, "enc_dim", path, s.enc_dim);
     read(args, "max_text_length", path, s.max_text_length);
     read(args, "enc_bi_rnn", path, s.enc_bi_rnn);
