@@ -29,7 +29,12 @@ ExportReport export_inference_model(const Config& config) {
     // Every tensor must fit (a mismatch names the keys), except that a MultiHead
     // checkpoint trained before ocrforge built its SARHead lacks sar_head.*:
     // export writes the CTC branch only.
-    load_checkpoint_ctc_branch(weights, task->model());
+    // A PaddleOCR inference.onnx holds what its export needs: the task loads
+    // it strictly (every tensor it names must fit).
+    if (is_inference_onnx_file(weights))
+      task->load_pretrained_weights(weights);
+    else
+      load_checkpoint_ctc_branch(weights, task->model());
     r.weights_from = weights_path(weights);
   } else {
     r.weights_from = task->own_weights();

@@ -36,7 +36,12 @@ std::string checkpoint_path(const std::string& prefix) {
   return ends_with(prefix, ".ckpt") ? prefix : prefix + ".ckpt";
 }
 
+bool is_inference_onnx_file(const std::string& path) {
+  return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+}
+
 std::string weights_path(const std::string& prefix) {
+  if (is_inference_onnx_file(prefix)) return prefix;
   const std::string pd = pdparams_file(prefix);
   return pd.empty() ? checkpoint_path(prefix) : pd;
 }

@@ -36,8 +36,13 @@ struct CheckpointData {
 std::string checkpoint_path(const std::string& prefix);
 
 // The weights file a Global.checkpoints / pretrained_model prefix names for
-// reading: a .pdparams file (loop/pdparams_weights.h) or checkpoint_path's.
+// reading: a PaddleOCR inference .onnx file (itself), a .pdparams file
+// (loop/pdparams_weights.h) or checkpoint_path's.
 std::string weights_path(const std::string& prefix);
+
+// Whether `path` names a PaddleOCR inference model exported to ONNX (ends in
+// ".onnx"), which the rec and det tasks read as Global.pretrained_model.
+bool is_inference_onnx_file(const std::string& path);
 
 // The checkpoint file `path` names: itself (".ckpt" added when missing), or
 // in a folder best_accuracy.ckpt, else latest.ckpt (Error when neither).

@@ -158,7 +158,7 @@ void Trainer::load_initial_weights() {
     s_->log->info("resume from " + weights_path(opt_.checkpoints) + ": epoch " + std::to_string(d.progress.epoch) +
                   ", global_step " + std::to_string(d.progress.global_step));
   } else if (!opt_.pretrained_model.empty()) {
-    PretrainedReport r = load_pretrained(opt_.pretrained_model, model);
+    PretrainedReport r = s_->task->load_pretrained_weights(opt_.pretrained_model);
     s_->log->info("load pretrained model from " + weights_path(opt_.pretrained_model) + ": " +
                   std::to_string(r.loaded.size()) + " tensors loaded");
     for (const auto& k : r.missing) s_->log->warning("pretrained: no weight for " + k + " (kept its initial value)");

@@ -2,6 +2,8 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/tasks/task.h"
 
+#include "ocrforge/train/loop/checkpoint.h"
+
 namespace ocrforge {
 
 double EvalMetrics::get(const std::string& name) const {
@@ -11,6 +13,13 @@ double EvalMetrics::get(const std::string& name) const {
     known += (known.empty() ? "" : ", ") + k;
   }
   throw UsageError("Metric.main_indicator: '" + name + "' is not a metric of this task (known: " + known + ")");
+}
+
+PretrainedReport Task::load_pretrained_weights(const std::string& path) {
+  if (is_inference_onnx_file(path))
+    throw UsageError("Global.pretrained_model '" + path + "': an ONNX inference file loads into recognition and "
+                     "detection networks (PPLCNetV3), not into this task; give a checkpoint or a .pdparams file");
+  return load_pretrained(path, model());
 }
 
 Task::InferenceForward Task::inference_forward(const Config&, const std::string& checkpoint, const std::string& flag) {

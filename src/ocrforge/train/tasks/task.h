@@ -19,6 +19,7 @@ namespace ocrforge {
 
 class Config;
 struct TrainerSpec;
+struct PretrainedReport;
 
 // Named values in log order ("acc", "norm_edit_dis"; "precision", "recall", "hmean").
 using NamedValues = std::vector<std::pair<std::string, double>>;
@@ -69,6 +70,10 @@ class Task {
   // L2 factor pinned on one parameter by the model definition (PaddleOCR's
   // ParamAttr), overriding Optimizer.regularizer.factor; nullopt: the config's.
   virtual std::optional<float> pinned_l2_decay(const std::string& /*param_name*/) const { return std::nullopt; }
+  // Global.pretrained_model: copies what fits into model() and reports the
+  // rest. The default reads an ocrforge checkpoint or a .pdparams file
+  // (loop/checkpoint.h); rec and det also read PaddleOCR's inference.onnx.
+  virtual PretrainedReport load_pretrained_weights(const std::string& path);
   // Moves the model to `device` and picks its memory format there.
   virtual void to_device(torch::Device device) = 0;
 

@@ -226,3 +226,28 @@ TEST(DetTransformConfig, ResizeForTestImageShapeIsAFixedSize) {
   });
   EXPECT_NE(msg.find("DetResizeForTest.image_shape"), std::string::npos) << msg;
 }
+
+// PaddleOCR's PP-OCRv4 det configs give the map makers total_epoch; its
+// SimpleDataSet hands them Global.seed as `epoch` when the data is built once,
+// so shrink_ratio grows by 0.2 * seed / total_epoch.
+TEST(DetTransformConfig, TotalEpochRaisesTheShrinkRatioAsPaddleOcrsSeededDataSet) {
+  YAML::Node list = transforms_with("MakeBorderMap", "{MakeBorderMap: {shrink_ratio: 0.4, total_epoch: 500}}");
+  for (size_t i = 0; i < list.size(); ++i)
+    if (list[i].begin()->first.as<std::string>() == "MakeShrinkMap")
+      list[i] = YAML::Load("{MakeShrinkMap: {shrink_ratio: 0.4, min_text_size: 8, total_epoch: 500}}");
+  const DetTransformSpec s = det_transform_spec_from_yaml(list, "Train.dataset.transforms", true, 1024.0);
+  EXPECT_NEAR(s.border.shrink_ratio, 0.4 + 0.2 * 1024 / 500, 1e-12);
+  EXPECT_NEAR(s.shrink.shrink_ratio, 0.4 + 0.2 * 1024 / 500, 1e-12);
+  // Without total_epoch the ratio is the config's.
+  EXPECT_DOUBLE_EQ(det_transform_spec_from_yaml(section(kTrain)["dataset"]["transforms"], "T", true, 1024.0).shrink.shrink_ratio,
+                   0.4);
+  // Data rebuilt every epoch (a ratio below 1): the ratio would change per epoch.
+  EXPECT_NE(usage_error([&] { det_transform_spec_from_yaml(list, "Train.dataset.transforms", true, std::nullopt); })
+                .find("not supported yet"),
+            std::string::npos);
+  // A ratio pushed to 1 or more leaves no text region: refused, naming the key.
+  const YAML::Node short_run = transforms_with("MakeBorderMap", "{MakeBorderMap: {total_epoch: 100}}");
+  const std::string e = usage_error([&] { det_transform_spec_from_yaml(short_run, "Train.dataset.transforms", true, 1024.0); });
+  EXPECT_NE(e.find("Train.dataset.transforms.MakeBorderMap.total_epoch"), std::string::npos) << e;
+  EXPECT_NE(e.find("not below 1"), std::string::npos) << e;
+}

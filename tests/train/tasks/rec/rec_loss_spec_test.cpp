@@ -39,11 +39,17 @@ TEST(RecLossSpec, CtcLossAndPaddleOcrsMultiLoss) {
   EXPECT_EQ(w.sar_ignore_index.value_or(-1), 6626);
 }
 
+// PP-OCRv4's MultiLoss: the NRTRLoss entry is recorded (its branch is not built).
+TEST(RecLossSpec, PaddleOcrV4MultiLossRecordsTheNrtrEntry) {
+  const RecLossSpec v4 = rec_loss_from_yaml(YAML::Load("{name: MultiLoss, loss_config_list: [{CTCLoss: }, {NRTRLoss: }]}"));
+  EXPECT_TRUE(v4.ctc);
+  EXPECT_FALSE(v4.sar);
+  EXPECT_EQ(v4.nrtr_entry, "Loss.loss_config_list[1].NRTRLoss");
+  EXPECT_TRUE(rec_loss_from_yaml(YAML::Load("{name: CTCLoss}")).nrtr_entry.empty());
+}
+
 TEST(RecLossSpec, MistakesNameTheKey) {
   EXPECT_NE(error_of("{name: MultiLoss}").find("Loss.loss_config_list: missing"), std::string::npos);
-  EXPECT_NE(error_of("{name: MultiLoss, loss_config_list: [{CTCLoss: }, {NRTRLoss: }]}")
-                .find("Loss.loss_config_list[1].NRTRLoss: the NRTR branch of MultiHead is not supported yet"),
-            std::string::npos);
   EXPECT_NE(error_of("{name: MultiLoss, loss_config_list: [{CELoss: }]}").find("unknown loss 'CELoss'"),
             std::string::npos);
   EXPECT_NE(error_of("{name: MultiLoss, loss_config_list: [{SARLoss: }, {SARLoss: }]}").find("listed twice"),

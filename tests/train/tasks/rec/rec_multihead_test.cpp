@@ -180,3 +180,27 @@ TEST(RecMultiHead, NrtrHeadIsStillLeftOutWithItsMessage) {
   EXPECT_NO_THROW(task->check_trainable());
   EXPECT_FALSE(dynamic_cast<RecTask*>(task.get())->rec_model()->sar_head());
 }
+
+// PP-OCRv4's MultiLoss lists NRTRLoss for that branch: the config builds (so
+// export, eval and infer read its CTC branch) but training is refused,
+// naming the entry; NRTRLoss without an NRTRHead is a mistake.
+TEST(RecMultiHead, NrtrLossBuildsTheCtcBranchAndRefusesTraining) {
+  const auto t = test::make_tiny_task("multihead_nrtr_loss", 4);
+  test::MultiHeadOptions o;
+  o.neck = "svtr";
+  o.sar = false;
+  Config c = Config::from_string(test::tiny_multihead_config(t, 1, 4, o));
+  c.apply_overrides({"Architecture.Head.head_list=[{CTCHead: {Neck: {name: svtr, dims: 32, depth: 1, hidden_dims: 32}}}, "
+                     "{NRTRHead: {nrtr_dim: 64, max_text_length: 8}}]",
+                     "Loss.name=MultiLoss", "Loss.loss_config_list=[{CTCLoss: }, {NRTRLoss: }]"});
+  auto task = task_for(c);
+  EXPECT_NE(thrown([&] { task->check_trainable(); })
+                .find("Loss.loss_config_list[1].NRTRLoss: the NRTR branch of MultiHead is not supported yet for training"),
+            std::string::npos);
+  Config no_head = Config::from_string(test::tiny_multihead_config(t, 1, 4, o));
+  no_head.apply_overrides({"Architecture.Head.head_list=[{CTCHead: {Neck: {name: svtr, dims: 32, depth: 1, "
+                           "hidden_dims: 32}}}]",
+                           "Loss.name=MultiLoss", "Loss.loss_config_list=[{CTCLoss: }, {NRTRLoss: }]"});
+  EXPECT_NE(thrown([&] { task_for(no_head); }).find("Architecture.Head lists no NRTRHead for this loss"),
+            std::string::npos);
+}

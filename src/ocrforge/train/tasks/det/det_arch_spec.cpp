@@ -11,6 +11,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/nn/arch_yaml.h"
+#include "ocrforge/train/nn/pplcnet_v3_keys.h"
 
 namespace ocrforge {
 namespace {
@@ -29,22 +30,10 @@ DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path)
     // plain stages. Leaving them out of the known keys makes that an error.
     read(n, "layers", path, b.layers);
   } else if (b.name == "PPLCNetV3") {
-    // lr_mult_list / lab_lr set per-layer learning rates in PaddleOCR: only
-    // their defaults are accepted (docs/training.md says how the rates differ).
-    b.scale = 1.0;  // PaddleOCR's default for PPLCNetV3
-    read(n, "scale", path, b.scale);
-    read(n, "det", path, b.det);
-    read(n, "conv_kxk_num", path, b.conv_kxk_num);
-    std::vector<double> lr_mult_list(6, 1.0);
-    read(n, "lr_mult_list", path, lr_mult_list);
-    if (lr_mult_list != std::vector<double>(6, 1.0))
-      throw UsageError(path + ".lr_mult_list: per-stage learning-rate multipliers are not supported yet; leave it "
-                              "out (all 1.0)");
-    double lab_lr = 0.1;
-    read(n, "lab_lr", path, lab_lr);
-    if (std::abs(lab_lr - 0.1) > 1e-12)
-      throw UsageError(path + ".lab_lr: a learning rate for the LearnableAffineBlocks other than PaddleOCR's default "
-                              "0.1 is not supported yet; leave it out");
+    const PPLCNetV3Keys k = read_pplcnet_v3_keys(n, path, /*det_default=*/true);
+    b.scale = k.scale;
+    b.det = k.det;
+    b.conv_kxk_num = k.conv_kxk_num;
   }  // unknown names are reported by validate_det_arch with the known list
   read(n, "in_channels", path, b.in_channels);
   return b;

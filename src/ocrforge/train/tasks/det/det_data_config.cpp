@@ -1,6 +1,8 @@
 // Config section -> DetDataset + LoaderSpec (det_data_config.h).
 #include "ocrforge/train/tasks/det/det_data_config.h"
 
+#include <optional>
+
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/data/data_yaml.h"
 #include "ocrforge/train/data/loader_config.h"
@@ -29,7 +31,14 @@ DetDataSpec det_data_from_yaml(const YAML::Node& section, const std::string& sec
 
   const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
 
-  DetTransformSpec transforms = det_transform_spec_from_yaml(y::at(ds, ds_path, "transforms"), ds_path + ".transforms", training);
+  // PaddleOCR hands the map makers `epoch` in train mode only (Eval's ratio
+  // stays as written: epoch 0 adds nothing), and rebuilds its Train data
+  // every epoch when a ratio is below 1.
+  std::optional<double> paddle_epoch = training ? static_cast<double>(seed) : 0.0;
+  for (const double r : list.ratio_list)
+    if (training && r < 1.0) paddle_epoch.reset();
+  DetTransformSpec transforms =
+      det_transform_spec_from_yaml(y::at(ds, ds_path, "transforms"), ds_path + ".transforms", training, paddle_epoch);
 
   DetDataSpec setup;
   setup.loader = loader_from_yaml(y::at(section, section_name, "loader"), section_name + ".loader", training);

@@ -34,10 +34,11 @@ std::vector<std::string> det_paddle_onnx_weight_order(const DetModelImpl& model)
   return names;
 }
 
-void load_det_paddle_onnx(DetModelImpl& model, const std::string& onnx_path) {
+std::vector<std::string> load_det_paddle_onnx(DetModelImpl& model, const std::string& onnx_path) {
   const std::vector<std::string> names = det_paddle_onnx_weight_order(model);
   const OnnxGraph graph = read_onnx_graph(onnx_path);
   load_weights_in_order(model, names, paddle_onnx_weights_in_use_order(graph), onnx_path);
+  return names;
 }
 
 }  // namespace ocrforge

@@ -20,7 +20,7 @@ namespace ocrforge {
 std::vector<std::string> det_paddle_onnx_weight_order(const DetModelImpl& model);
 
 // Reads `onnx_path` and copies its weights into `model` (Error naming the
-// file and the first mismatch; nothing changes then).
-void load_det_paddle_onnx(DetModelImpl& model, const std::string& onnx_path);
+// file and the first mismatch; nothing changes then). Returns the names loaded.
+std::vector<std::string> load_det_paddle_onnx(DetModelImpl& model, const std::string& onnx_path);
 
 }  // namespace ocrforge

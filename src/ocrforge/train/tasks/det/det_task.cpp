@@ -13,6 +13,9 @@
 #include "ocrforge/train/dist/distributed_sampler.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/vision/det_metric.h"
+#include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/tasks/inference_file_weights.h"
+#include "ocrforge/train/tasks/det/det_paddle_onnx.h"
 
 namespace ocrforge {
 
@@ -116,11 +119,24 @@ DetTask::DetTask(const Config& config, const TrainerSpec& o, torch::Device devic
     info_.push_back(m.log_line + "; the deployed graph has no threshold branch: loss = shrink + binary terms on its map");
   } else {
     arch_ = det_arch_from_yaml(root["Architecture"]);
+    if (arch_.backbone.name == "PPLCNetV3" && weights_from_inference_file(o)) {
+      arch_.backbone.rep_deploy = true;
+      info_.push_back(inference_form_info("Architecture.Backbone PPLCNetV3", "a PaddleOCR inference.onnx") +
+                      "; the file has no threshold branch: DBHead's thresh keeps its initialisation");
+    }
     model_ = DetModel(arch_);
   }
   loss_ = DBLoss(db_loss_from_yaml(root["Loss"]));
   post_ = db_post_params_from_yaml(root["PostProcess"]);
   to_device(device);
+}
+
+PretrainedReport DetTask::load_pretrained_weights(const std::string& path) {
+  if (!is_inference_onnx_file(path)) return Task::load_pretrained_weights(path);
+  if (!model_)
+    throw UsageError("Global.pretrained_model '" + path + "': Architecture.algorithm ONNX already names its model "
+                     "file (Architecture.onnx_model); leave Global.pretrained_model out");
+  return report_loaded(*model_, load_det_paddle_onnx(*model_, path));
 }
 
 torch::nn::Module& DetTask::model() {

@@ -20,6 +20,8 @@ class DetTask : public Task {
   DetTask(const Config& config, const TrainerSpec& options, torch::Device device);
 
   torch::nn::Module& model() override;
+  // Also PaddleOCR's inference.onnx of a PPLCNetV3 + RSEFPN detector (det_paddle_onnx.h).
+  PretrainedReport load_pretrained_weights(const std::string& path) override;
   std::string architecture_text() const override { return arch_text_; }
   void to_device(torch::Device device) override;
   std::unique_ptr<BatchLoader> make_loader(const std::string& section, bool training, int rank,

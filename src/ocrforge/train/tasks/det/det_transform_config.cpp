@@ -3,6 +3,8 @@
 // config's list is validated against it rather than executed as written.
 #include "ocrforge/train/tasks/det/det_transform_config.h"
 
+#include <optional>
+
 #include <map>
 
 #include "ocrforge/core/error.h"
@@ -134,16 +136,39 @@ double shrink_ratio(const YAML::Node& n, const std::string& path) {
   return r;
 }
 
-void parse_border(const YAML::Node& p, const std::string& path, DetBorderMapParams* b) {
-  // total_epoch / epoch: PaddleOCR's optional ratio schedule, which nothing passes in its configs.
+// PaddleOCR's MakeBorderMap / MakeShrinkMap add 0.2 * epoch / total_epoch to
+// their shrink_ratio when given both; its SimpleDataSet sets `epoch` to the
+// seed it is built with: Global.seed when the Train data is built once, the
+// epoch number when it is rebuilt every epoch (a ratio_list entry below 1).
+double scheduled_shrink_ratio(const YAML::Node& p, const std::string& path, double ratio,
+                              const std::optional<double>& paddle_epoch) {
+  if (!has(p, path, "total_epoch")) return ratio;
+  const double total = y::number(p["total_epoch"], path + ".total_epoch");
+  if (!(total > 0)) throw bad(path + ".total_epoch", "must be positive");
+  if (!paddle_epoch)
+    throw UsageError("config key '" + path + ".total_epoch' with a Train.dataset.ratio_list entry below 1: PaddleOCR "
+                     "then raises shrink_ratio every epoch, which is not supported yet; remove total_epoch or the ratio");
+  const double r = ratio + 0.2 * *paddle_epoch / total;
+  if (r >= 1.0)
+    throw UsageError("config key '" + path + ".total_epoch': PaddleOCR's shrink_ratio + 0.2 * Global.seed / total_epoch = " +
+                     std::to_string(r) + " is not below 1, which leaves no text region to learn; remove total_epoch "
+                     "or raise it above " + std::to_string(0.2 * *paddle_epoch / (1.0 - ratio)));
+  return r;
+}
+
+void parse_border(const YAML::Node& p, const std::string& path, DetBorderMapParams* b,
+                  const std::optional<double>& paddle_epoch) {
   if (has(p, path, "shrink_ratio")) b->shrink_ratio = shrink_ratio(p["shrink_ratio"], path + ".shrink_ratio");
+  b->shrink_ratio = scheduled_shrink_ratio(p, path, b->shrink_ratio, paddle_epoch);
   if (has(p, path, "thresh_min")) b->thresh_min = y::number(p["thresh_min"], path + ".thresh_min");
   if (has(p, path, "thresh_max")) b->thresh_max = y::number(p["thresh_max"], path + ".thresh_max");
   if (b->thresh_min > b->thresh_max) throw bad(path + ".thresh_min", "is greater than thresh_max");
 }
 
-void parse_shrink(const YAML::Node& p, const std::string& path, DetShrinkMapParams* s) {
+void parse_shrink(const YAML::Node& p, const std::string& path, DetShrinkMapParams* s,
+                  const std::optional<double>& paddle_epoch) {
   if (has(p, path, "shrink_ratio")) s->shrink_ratio = shrink_ratio(p["shrink_ratio"], path + ".shrink_ratio");
+  s->shrink_ratio = scheduled_shrink_ratio(p, path, s->shrink_ratio, paddle_epoch);
   if (has(p, path, "min_text_size")) s->min_text_size = y::integer(p["min_text_size"], path + ".min_text_size");
   if (s->min_text_size < 0) throw bad(path + ".min_text_size", "must not be negative");
 }
@@ -223,7 +248,8 @@ const std::vector<std::string>& known_det_transforms() {
   return names;
 }
 
-DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where, bool training) {
+DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where, bool training,
+                                              std::optional<double> paddle_epoch) {
   if (!transforms || !transforms.IsSequence())
     throw UsageError("config key '" + where + "': expected a list of transforms such as '- DecodeImage: ...'");
   DetTransformSpec spec;
@@ -246,8 +272,8 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
     else if (name == "CopyPaste") { parse_copy_paste(params, path, &spec.copy_paste); spec.use_copy_paste = true; }
     else if (name == "IaaAugment") { parse_iaa(params, path, &spec); spec.use_iaa = true; }
     else if (name == "EastRandomCropData") { parse_crop(params, path, &spec.crop); spec.use_crop = true; }
-    else if (name == "MakeBorderMap") parse_border(params, path, &spec.border);
-    else if (name == "MakeShrinkMap") parse_shrink(params, path, &spec.shrink);
+    else if (name == "MakeBorderMap") parse_border(params, path, &spec.border, paddle_epoch);
+    else if (name == "MakeShrinkMap") parse_shrink(params, path, &spec.shrink, paddle_epoch);
     else if (name == "DetResizeForTest") parse_resize_for_test(params, path, &spec);
     else if (name == "NormalizeImage") parse_normalize(params, path, &spec.normalize);
     else parse_keep_keys(params, path, training, &spec.keep_keys);

@@ -10,6 +10,7 @@
 //   - ToCHWImage:
 //   - KeepKeys: {keep_keys: [image, threshold_map, threshold_mask, shrink_map, shrink_mask]}
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ const std::vector<std::string>& known_det_transforms();
 // Throws UsageError on unknown transforms (with the closest name), unknown
 // or invalid parameters, missing required transforms, duplicates, a
 // transform of the other pipeline, or an order the pipeline cannot honour.
-DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where, bool training);
+// `paddle_epoch`: the `epoch` PaddleOCR hands the map makers (Global.seed for
+// data built once; none when it would change every epoch), which a
+// MakeBorderMap / MakeShrinkMap `total_epoch` turns into a larger shrink_ratio.
+DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where, bool training,
+                                              std::optional<double> paddle_epoch = std::nullopt);
 
 }  // namespace ocrforge

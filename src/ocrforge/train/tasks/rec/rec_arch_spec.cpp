@@ -10,6 +10,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/nn/arch_yaml.h"
+#include "ocrforge/train/nn/pplcnet_v3_keys.h"
 
 namespace ocrforge {
 namespace {
@@ -34,6 +35,15 @@ BackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
     read(n, "small_stride", path, b.small_stride);
     read(n, "large_stride", path, b.large_stride);
     read(n, "disable_se", path, b.disable_se);
+  } else if (b.name == "PPLCNetV3") {
+    const PPLCNetV3Keys k = read_pplcnet_v3_keys(n, path, /*det_default=*/false);
+    if (k.det)
+      throw UsageError(path + ".det: True builds PPLCNetV3's detection variant; a recognizer needs det: False "
+                              "(or no det key)");
+    b.scale = k.scale;
+    b.conv_kxk_num = k.conv_kxk_num;
+    read(n, "in_channels", path, b.in_channels);
+    return b;
   }  // unknown names are reported by validate_rec_arch with the known list
   read(n, "scale", path, b.scale);
   read(n, "in_channels", path, b.in_channels);

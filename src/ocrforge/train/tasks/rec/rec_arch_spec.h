@@ -23,7 +23,7 @@ class Node;
 namespace ocrforge {
 
 struct BackboneSpec {
-  std::string name = "MobileNetV1Enhance";  // MobileNetV1Enhance | MobileNetV3
+  std::string name = "MobileNetV1Enhance";  // MobileNetV1Enhance | MobileNetV3 | PPLCNetV3
   double scale = 0.5;  // double as in PaddleOCR (Python float): 0.35 in float builds other channel counts
   int in_channels = 3;
   // MobileNetV1Enhance
@@ -35,6 +35,11 @@ struct BackboneSpec {
   std::vector<int> small_stride{2, 2, 2, 2};  // height strides of the 4 downsampling blocks
   std::vector<int> large_stride{1, 2, 2, 2};
   bool disable_se = false;
+  // PPLCNetV3 (rec variant, PP-OCRv4's mobile recognizer; PaddleOCR's default scale 1.0)
+  int conv_kxk_num = 4;  // kxk branches per LearnableRepLayer
+  // Not a config key: LearnableRepLayers in deploy form (one fused conv),
+  // set when the weights come from an inference file (nn/pplcnet_v3.h).
+  bool rep_deploy = false;
 };
 
 struct NeckSpec {
@@ -83,7 +88,7 @@ struct RecArchSpec {
 // branch, a SARHead entry becomes `sar`, an NRTRHead entry is listed in
 // dropped_heads. Unknown names or keys throw UsageError naming the key path and the
 // known values, e.g. "Architecture.Backbone.name: unknown backbone 'X'
-// (known: MobileNetV1Enhance, MobileNetV3)".
+// (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3)".
 RecArchSpec rec_arch_from_yaml(const YAML::Node& architecture, int num_classes);
 
 // Checks names, list lengths and value ranges; throws UsageError (message

@@ -15,8 +15,8 @@ void validate_rec_arch(const RecArchSpec& s) {
     throw UsageError("Architecture." + key + ": " + what);
   };
   const auto& b = s.backbone;
-  if (b.name != "MobileNetV1Enhance" && b.name != "MobileNetV3")
-    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: MobileNetV1Enhance, MobileNetV3)");
+  if (b.name != "MobileNetV1Enhance" && b.name != "MobileNetV3" && b.name != "PPLCNetV3")
+    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3)");
   if (!(b.scale > 0.0)) fail("Backbone.scale", "must be > 0");
   if (b.in_channels < 1) fail("Backbone.in_channels", "must be >= 1");
   if (b.name == "MobileNetV1Enhance") {
@@ -26,6 +26,8 @@ void validate_rec_arch(const RecArchSpec& s) {
     if (b.last_pool_kernel_size.empty() || b.last_pool_kernel_size.size() > 2)
       fail("Backbone.last_pool_kernel_size", "one or two values");
     if (int(32 * b.scale) < 1) fail("Backbone.scale", "too small: int(32 * scale) must be >= 1");
+  } else if (b.name == "PPLCNetV3") {
+    if (b.conv_kxk_num < 1) fail("Backbone.conv_kxk_num", "must be >= 1");
   } else {
     if (b.model_name != "large" && b.model_name != "small")
       fail("Backbone.model_name", "unknown model '" + b.model_name + "' (known: large, small)");

@@ -3,14 +3,16 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/tasks/rec/mobilenet_v1_enhance.h"
 #include "ocrforge/train/tasks/rec/mobilenet_v3.h"
+#include "ocrforge/train/tasks/rec/rec_pplcnet_v3.h"
 
 namespace ocrforge {
 
 std::shared_ptr<RecBackboneImpl> make_rec_backbone(const BackboneSpec& spec) {
   if (spec.name == "MobileNetV1Enhance") return std::make_shared<MobileNetV1EnhanceImpl>(spec);
   if (spec.name == "MobileNetV3") return std::make_shared<MobileNetV3Impl>(spec);
+  if (spec.name == "PPLCNetV3") return std::make_shared<RecPPLCNetV3Impl>(spec);
   throw UsageError("Architecture.Backbone.name: unknown backbone '" + spec.name +
-                   "' (known: MobileNetV1Enhance, MobileNetV3)");
+                   "' (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3)");
 }
 
 void check_pool_input(const torch::Tensor& feat, const std::vector<int64_t>& kernel, const std::string& backbone,

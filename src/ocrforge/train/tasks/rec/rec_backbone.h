@@ -19,7 +19,7 @@ class RecBackboneImpl : public torch::nn::Module {
   virtual int64_t out_channels() const = 0;
 };
 
-// Builds spec.name (MobileNetV1Enhance | MobileNetV3); UsageError otherwise.
+// Builds spec.name (MobileNetV1Enhance | MobileNetV3 | PPLCNetV3); UsageError otherwise.
 std::shared_ptr<RecBackboneImpl> make_rec_backbone(const BackboneSpec& spec);
 
 // Throws UsageError when the feature map `feat` (N,C,h,w) before the final

@@ -31,10 +31,15 @@ struct RecLossSpec {
   double weight_1 = 1.0;         // MultiLoss: CTC weight
   double weight_2 = 1.0;         // MultiLoss: SAR weight
   std::optional<long> sar_ignore_index;  // SARLoss.ignore_index when given
+  // The key path of MultiLoss's NRTRLoss entry when listed (PP-OCRv4): the
+  // loss of the NRTRHead branch, which is not built. Export, evaluation and
+  // inference read the CTC branch alone and run; training is refused
+  // (RecTask::check_trainable).
+  std::string nrtr_entry;
 };
 
 // UsageError naming the key for another name, unknown keys or losses, an
-// empty or repeated list entry, or NRTRLoss (that branch is not built).
+// empty or repeated list entry.
 RecLossSpec rec_loss_from_yaml(const YAML::Node& loss);
 
 }  // namespace ocrforge

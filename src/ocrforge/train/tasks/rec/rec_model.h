@@ -63,8 +63,8 @@ class RecModelImpl : public torch::nn::Module {
 
   // L2 factor PaddleOCR pins on this parameter through its ParamAttr, which
   // overrides Optimizer.regularizer.factor: head.* -> Head.fc_decay,
-  // neck.encoder.fc.* (encoder_type fc) -> 1e-5, MobileNetV1Enhance BatchNorm
-  // scale/shift -> 0. nullopt: the optimizer's factor applies.
+  // neck.encoder.fc.* (encoder_type fc) -> 1e-5, MobileNetV1Enhance BatchNorm and
+  // PPLCNetV3 conv-branch BatchNorm scale/shift -> 0. nullopt: the optimizer's factor applies.
   std::optional<float> pinned_l2_decay(const std::string& param_name) const;
 
   // Channels-last (NHWC) memory format for the 4-D weights and, inside

@@ -5,6 +5,8 @@
 #include "ocrforge/train/export/onnx_emitter.h"
 #include "ocrforge/train/tasks/rec/mobilenet_v1_enhance.h"
 #include "ocrforge/train/tasks/rec/mobilenet_v3.h"
+#include "ocrforge/train/tasks/rec/rec_pplcnet_v3.h"
+#include "ocrforge/train/export/pplcnet_v3_emitter.h"
 #include "ocrforge/train/tasks/rec/encoder_svtr.h"
 #include "ocrforge/train/tasks/rec/svtr_block.h"
 
@@ -144,6 +146,12 @@ OnnxGraph rec_model_to_onnx(const RecModelImpl& model, int64_t height) {
     y = mobilenet_v1_enhance(e, x, *v1, "backbone");
   } else if (const auto* v3 = backbone.as<MobileNetV3Impl>()) {
     y = mobilenet_v3(e, x, *v3, "backbone");
+  } else if (const auto* lcnet = backbone.as<RecPPLCNetV3Impl>()) {
+    // The eval pool (rec_pplcnet_v3.h), as PaddleOCR's inference export.
+    const std::vector<int64_t> k = RecPPLCNetV3Impl::eval_pool_kernel();
+    y = e.node("AveragePool", {pplcnet_v3_last(e, x, lcnet->layers(), "backbone")},
+               {{"kernel_shape", onnx_ints(k)}, {"strides", onnx_ints(k)}, {"pads", onnx_ints({0, 0, 0, 0})}},
+               "backbone.pool");
   } else {
     throw Error("ONNX export: the backbone '" + model.spec().backbone.name + "' is not known to the exporter");
   }

@@ -18,6 +18,9 @@
 #include "ocrforge/train/tasks/rec/sar_loss.h"
 #include "ocrforge/train/tasks/rec/onnx_rec_probe.h"
 #include "ocrforge/vision/rec_metric.h"
+#include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/tasks/inference_file_weights.h"
+#include "ocrforge/train/tasks/rec/rec_paddle_onnx.h"
 
 namespace ocrforge {
 
@@ -42,10 +45,22 @@ RecTask::RecTask(const Config& config, const TrainerSpec& o, torch::Device devic
     arch_ = rec_arch_from_yaml(root["Architecture"], charset_.num_classes());
     const std::string guide = drop_guide_without_branch(arch_, "Architecture");
     if (!guide.empty()) warnings_.push_back(guide);
+    if (arch_.backbone.name == "PPLCNetV3" && weights_from_inference_file(o)) {
+      arch_.backbone.rep_deploy = true;
+      info_.push_back(inference_form_info("Architecture.Backbone PPLCNetV3", "a PaddleOCR inference.onnx"));
+    }
     model_ = RecModel(arch_);
   }
   check_loss();
   to_device(device);
+}
+
+PretrainedReport RecTask::load_pretrained_weights(const std::string& path) {
+  if (!is_inference_onnx_file(path)) return Task::load_pretrained_weights(path);
+  if (!model_)
+    throw UsageError("Global.pretrained_model '" + path + "': Architecture.algorithm ONNX already names its model "
+                     "file (Architecture.onnx_model); leave Global.pretrained_model out");
+  return report_loaded(*model_, load_rec_paddle_onnx(*model_, path));
 }
 
 void RecTask::check_loss() {
@@ -58,6 +73,10 @@ void RecTask::check_loss() {
   if (arch_.sar && loss_.name == "CTCLoss")
     throw UsageError("Loss.name: CTCLoss, but Architecture.Head is a MultiHead with a SARHead; train it with PaddleOCR's "
                      "MultiLoss: {name: MultiLoss, loss_config_list: [{CTCLoss: }, {SARLoss: }]}");
+  if (!loss_.nrtr_entry.empty() && std::find(arch_.dropped_heads.begin(), arch_.dropped_heads.end(), "NRTRHead") ==
+                                       arch_.dropped_heads.end())
+    throw UsageError(loss_.nrtr_entry + ": Architecture.Head lists no NRTRHead for this loss");
+  if (!loss_.nrtr_entry.empty()) return;  // training refuses it (check_trainable); the rest reads the CTC branch
   if (!arch_.sar && loss_.name == "MultiLoss")
     throw UsageError("Loss.name: MultiLoss trains a MultiHead with a SARHead (CTC + SAR branches); this Architecture has "
                      "a CTC head only: use {name: CTCLoss}");
@@ -114,6 +133,10 @@ void RecTask::to_device(torch::Device device) {
 
 void RecTask::check_trainable() const {
   if (onnx_) return;
+  if (!loss_.nrtr_entry.empty())
+    throw UsageError(loss_.nrtr_entry + ": the NRTR branch of MultiHead is not supported yet for training (export, "
+                     "eval and infer of this config run: they read the CTC branch); to fine-tune the CTC branch "
+                     "alone, give Loss as {name: CTCLoss} and drop NRTRLabelEncode from the transforms");
   // use_guide detaches the backbone from the CTC branch; without a SAR branch
   // that trains (a MultiHead's NRTR guide was turned off above) the backbone
   // would silently never learn.

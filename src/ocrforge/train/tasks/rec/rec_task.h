@@ -23,6 +23,8 @@ class RecTask : public Task {
 
   torch::nn::Module& model() override;
   std::string architecture_text() const override { return arch_text_; }
+  // Also PaddleOCR's inference.onnx of a PPLCNetV3 recognizer (rec_paddle_onnx.h).
+  PretrainedReport load_pretrained_weights(const std::string& path) override;
   std::optional<float> pinned_l2_decay(const std::string& name) const override;
   void to_device(torch::Device device) override;
   std::unique_ptr<BatchLoader> make_loader(const std::string& section, bool training, int rank,
