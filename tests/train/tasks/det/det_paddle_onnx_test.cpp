@@ -10,8 +10,10 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/onnx/onnx_writer.h"
+#include "ocrforge/train/export/export_model.h"
 #include "ocrforge/train/nn/paddle_onnx_weights.h"
 #include "ocrforge/train/tasks/det/det_model_onnx.h"
 #include "train/onnx/shipped_model_inputs.h"
@@ -143,6 +145,21 @@ TEST(DetPaddleOnnx, DeployFormHoldsExactlyTheFilesWeights) {
   std::printf("shipped det file: %zu weight tensors, %lld values; native network reads %lld\n", weights.size(),
               static_cast<long long>(file_total), static_cast<long long>(native_total));
   EXPECT_EQ(native_total, file_total);
+}
+
+// What `ocrforge export -c configs/det/PP-OCRv4/PP-OCRv4_mobile_det.yml -o
+// Global.pretrained_model=<shipped> Global.save_inference_dir=OUT` runs: the
+// config's training-form network is built in inference form instead, takes
+// the file, and its export computes what the file does.
+TEST(DetPaddleOnnx, ExportFromThePaddleOcrConfigWithTheShippedFileComputesTheShippedMap) {
+  const std::string out = test::fresh_dir("det_pplcnet_cli_export");
+  Config c = Config::load_file(test::source_dir() + "/configs/det/PP-OCRv4/PP-OCRv4_mobile_det.yml");
+  c.apply_overrides({"Global.pretrained_model=" + shipped(), "Global.save_inference_dir=" + out});
+  const ExportReport r = export_inference_model(c);
+  EXPECT_EQ(r.weights_from, shipped());
+  torch::NoGradGuard g;
+  for (const auto& x : pictures())
+    EXPECT_LE(max_diff(test::ort_output(r.onnx_path, "det", x), test::ort_output(shipped(), "det", x)), 1e-4);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 // forward equals ONNX Runtime on the file, on real word crops; the native
 // export equals LibTorch; `ocrforge export` with the file as
 // Global.pretrained_model writes a model that reads as the shipped one; a
-// network of another shape is refused naming the file, with nothing loaded.
+// network of another shape is refused naming the file, with nothing loaded;
+// `ocrforge train` fine-tunes that inference form and resumes in it.
 // ctest-labels: model train (runs the shipped models in ONNX Runtime)
 #include "ocrforge/train/tasks/rec/rec_paddle_onnx.h"
 
@@ -146,6 +147,31 @@ TEST(RecPaddleOnnx, ExportFromThePaddleOcrConfigWithTheShippedFileReadsAsTheShip
     const double d = max_diff(test::ort_output(r.onnx_path, "rec", x), test::ort_output(shipped(), "rec", x));
     EXPECT_LE(d, 1e-4);
   }
+}
+
+// `ocrforge train` from the shipped file: the task says it builds the
+// inference form, trains, and a resume without Global.pretrained_model
+// builds the same form again (the checkpoint's stored config names the file).
+TEST(RecPaddleOnnx, TrainFromTheShippedFileThenResumeInTheSameForm) {
+  const std::string dir = test::fresh_dir("rec_pplcnet_train");
+  const std::string data = test::data_dir() + "/rec_toy";
+  const std::string base = test::binary() + " train -c " + test::source_dir() +
+                           "/configs/rec/ch_PP-OCRv4_rec_native_finetune.yml -o Global.character_dict_path=" +
+                           test::model_root() + "/ppocr_keys_v1.txt Train.dataset.data_dir=" + data +
+                           " Train.dataset.label_file_list=[" + data + "/rec_gt.txt] Eval.dataset.data_dir=" + data +
+                           " Eval.dataset.label_file_list=[" + data + "/rec_gt.txt] Train.loader.batch_size_per_card=4 "
+                           "Eval.loader.batch_size_per_card=4 Train.loader.num_workers=0 Eval.loader.num_workers=0 "
+                           "Global.eval_batch_step=[1000,1000] Global.save_model_dir=" + dir + "/out";
+  const auto first = test::run_command(base + " Global.pretrained_model=" + shipped() + " Global.epoch_num=1", dir);
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  const std::string log = first.out + first.err;
+  EXPECT_NE(log.find("PPLCNetV3 is built in its inference form"), std::string::npos) << log;
+  EXPECT_NE(log.find("234 tensors loaded"), std::string::npos) << log;
+  const auto resumed = test::run_command(
+      base + " Global.pretrained_model= Global.checkpoints=" + dir + "/out/latest Global.epoch_num=2", dir);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_NE((resumed.out + resumed.err).find("resume from " + dir + "/out/latest.ckpt: epoch 1"), std::string::npos)
+      << resumed.out << resumed.err;
 }
 
 }  // namespace
