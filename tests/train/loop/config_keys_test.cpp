@@ -216,7 +216,7 @@ TEST(ConfigKeys, ReportsEveryProblemAtOnce) {
 
 TEST(ConfigKeys, OurGlobalKeysAreRead) {
   EXPECT_EQ(problems_after({"Global.num_threads=4", "Global.deterministic=false", "Global.grad_clip=5.0"}), "");
-  // use_amp is read (a run refuses it on CPU); the AMP tuning keys are accepted and ignored
+  // use_amp is read (bf16 autocast on a CPU that has it); the AMP tuning keys are accepted and ignored
   EXPECT_EQ(problems_after({"Global.use_amp=true", "Global.amp_level=O2", "Global.scale_loss=1024.0", "Global.use_dynamic_loss_scaling=true",
                             "Global.d2s_train_image_shape=[3, 32, 100]"}),
             "");

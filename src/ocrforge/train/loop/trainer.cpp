@@ -1,4 +1,5 @@
 #include "ocrforge/train/loop/trainer.h"
+#include "ocrforge/train/loop/cpu_bf16.h"
 
 #include "ocrforge/train/loop/config_keys.h"
 
@@ -95,9 +96,22 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
     s_->device = torch::Device(
         torch::kCUDA, static_cast<c10::DeviceIndex>(cuda_device_index(static_cast<int>(torch::cuda::device_count()))));
   }
-  if (opt_.use_amp && !opt_.use_gpu)
-    throw UsageError("Global.use_amp=True needs CUDA (Global.use_gpu=True); mixed precision is not supported on CPU");
-  if (opt_.use_amp) throw UsageError("Global.use_amp=True is not supported yet");
+  std::string amp_info;
+  if (opt_.use_amp && opt_.use_gpu)
+    throw UsageError("Global.use_amp=True on CUDA (fp16 with loss scaling) is not supported yet; set "
+                     "Global.use_amp=False");
+  if (opt_.use_amp) {
+    const std::string bf16 = cpu_bf16_instructions();
+    if (bf16.empty())
+      throw UsageError("Global.use_amp=True on a CPU runs bf16 autocast, which needs native bf16 instructions "
+                       "(avx512_bf16 or amx_bf16); this CPU has neither (bf16 would be emulated, slower than fp32): "
+                       "set Global.use_amp=False");
+    s_->bf16_autocast = true;
+    amp_info = "Global.use_amp: bf16 autocast on this CPU (" + bf16 +
+               "); weights, gradients and optimizer stay fp32 (amp_level O1); Global.amp_level, amp_dtype, "
+               "scale_loss and use_dynamic_loss_scaling have no effect (bf16 has fp32's exponent range: no loss "
+               "scaling)";
+  }
   at::set_num_threads(opt_.num_threads);
   if (opt_.deterministic) at::globalContext().setDeterministicAlgorithms(true, false);
   torch::manual_seed(opt_.seed);
@@ -140,6 +154,7 @@ Trainer::Trainer(Config config, TrainerMode mode, std::unique_ptr<Communicator> 
   if (!ignored_keys.empty()) s_->log->info(ignored_keys_line(ignored_keys));
   for (const auto& w : task->startup_warnings()) s_->log->warning(w);
   for (const auto& i : task->startup_info()) s_->log->info(i);
+  if (!amp_info.empty()) s_->log->info(amp_info);
   if (writes && opt_.metrics_port >= 0) {
     s_->monitor = make_train_monitor(opt_.metrics_host, opt_.metrics_port);
     s_->log->info("metrics: " + s_->monitor->address());

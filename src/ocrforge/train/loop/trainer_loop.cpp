@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
@@ -12,6 +13,7 @@
 #include "ocrforge/train/loop/step_agreement.h"
 #include "ocrforge/train/loop/stop_signal.h"
 #include "ocrforge/train/loop/trainer.h"
+#include "ocrforge/train/loop/cpu_bf16.h"
 #include "ocrforge/train/loop/trainer_state.h"
 #include "ocrforge/train/optim/optimizer_factory.h"
 
@@ -87,7 +89,10 @@ TrainOutcome Trainer::train() {
       }
       const double lr = s.lr->at(s.progress.global_step);
       set_learning_rate(*s.optimizer, lr);
+      std::optional<CpuBf16Autocast> autocast;
+      if (s.bf16_autocast) autocast.emplace();
       const StepLoss step = task.train_step(batch);
+      autocast.reset();  // backward runs outside autocast
       // Mean over ranks of the loss and its parts: every rank sees a NaN on
       // any rank (and stops at the same step), and the log shows the loss of
       // the whole global batch.

@@ -30,6 +30,7 @@ struct Trainer::State {
   std::unique_ptr<TrainMonitor> monitor;  // Global.metrics_port, rank 0 only
   TrainingCurve curve;
   TrainProgress progress;
+  bool bf16_autocast = false;  // Global.use_amp on a CPU with native bf16 (loop/cpu_bf16.h)
   long resume_batch = 0;  // batches of `progress.epoch + 1` already trained (mid-epoch resume)
 };
 

@@ -47,7 +47,7 @@ torch::Tensor EncoderWithSVTRImpl::forward(torch::Tensor x) {
   const auto n = z.size(0), c = z.size(1), hh = z.size(2), ww = z.size(3);
   z = z.flatten(2).transpose(1, 2);  // N, H*W, C
   for (const auto& blk : *blocks_) z = blk->as<SvtrBlock>()->forward(z);
-  z = norm_(z);
+  z = layer_norm_fp32(norm_, z);
   z = z.reshape({n, hh, ww, c}).permute({0, 3, 1, 2});  // back to N,C,H,W
   z = conv3_(z);
   z = torch::cat({h, z}, 1);

@@ -49,8 +49,8 @@ SvtrBlockImpl::SvtrBlockImpl(const SvtrBlockSpec& o) : drop_path_(o.drop_path) {
 }
 
 torch::Tensor SvtrBlockImpl::forward(torch::Tensor x) {
-  x = x + drop_path(mixer_(norm1_(x)), drop_path_, is_training());
-  return x + drop_path(mlp_(norm2_(x)), drop_path_, is_training());
+  x = x + drop_path(mixer_(layer_norm_fp32(norm1_, x)), drop_path_, is_training());
+  return x + drop_path(mlp_(layer_norm_fp32(norm2_, x)), drop_path_, is_training());
 }
 
 torch::Tensor drop_path(const torch::Tensor& x, double p, bool training) {
@@ -59,6 +59,11 @@ torch::Tensor drop_path(const torch::Tensor& x, double p, bool training) {
   shape[0] = x.size(0);
   auto keep = torch::floor(torch::rand(shape, x.options()) + (1.0 - p));
   return x / (1.0 - p) * keep;
+}
+
+torch::Tensor layer_norm_fp32(torch::nn::LayerNorm norm, const torch::Tensor& x) {
+  const auto t = norm->weight.scalar_type();
+  return norm->forward(x.scalar_type() == t ? x : x.to(t));
 }
 
 }  // namespace ocrforge

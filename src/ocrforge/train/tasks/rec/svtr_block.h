@@ -79,4 +79,10 @@ TORCH_MODULE(SvtrBlock);
 // scale the rest by 1/(1-p); identity in eval or when p == 0.
 torch::Tensor drop_path(const torch::Tensor& x, double p, bool training);
 
+// LayerNorm in its weights' precision (float32): under CPU bf16 autocast
+// (Global.use_amp, loop/cpu_bf16.h) the input arrives in bf16, which
+// LibTorch's CPU layer_norm does not take with float32 weights; normalising
+// in float32 is also what autocast does for norms where it lists them.
+torch::Tensor layer_norm_fp32(torch::nn::LayerNorm norm, const torch::Tensor& x);
+
 }  // namespace ocrforge
