@@ -28,6 +28,11 @@ std::string inference_form_info(const std::string& what, const std::string& file
          file + " have; fine-tuning trains those convolutions";
 }
 
+UsageError pretrained_with_onnx_architecture(const std::string& file) {
+  return UsageError("Global.pretrained_model '" + file + "': Architecture.algorithm ONNX already names its model "
+                    "file (Architecture.onnx_model); leave Global.pretrained_model out");
+}
+
 PretrainedReport report_loaded(torch::nn::Module& model, const std::vector<std::string>& loaded) {
   PretrainedReport r;
   r.loaded = loaded;

@@ -9,6 +9,8 @@
 
 #include <torch/torch.h>
 
+#include "ocrforge/core/error.h"
+
 namespace ocrforge {
 
 struct TrainerSpec;
@@ -21,6 +23,10 @@ bool weights_from_inference_file(const TrainerSpec& options);
 
 // The start-up line that says so ("<what> is built in its inference form ...").
 std::string inference_form_info(const std::string& what, const std::string& file);
+
+// The error for an inference file as Global.pretrained_model when the
+// Architecture is itself an ONNX file (algorithm ONNX): it has its weights.
+UsageError pretrained_with_onnx_architecture(const std::string& file);
 
 // A PretrainedReport for a load that filled `loaded` in `model`: every other
 // parameter or statistic of `model` (BN counters aside) is `missing`.

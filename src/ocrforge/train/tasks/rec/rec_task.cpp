@@ -58,8 +58,7 @@ RecTask::RecTask(const Config& config, const TrainerSpec& o, torch::Device devic
 PretrainedReport RecTask::load_pretrained_weights(const std::string& path) {
   if (!is_inference_onnx_file(path)) return Task::load_pretrained_weights(path);
   if (!model_)
-    throw UsageError("Global.pretrained_model '" + path + "': Architecture.algorithm ONNX already names its model "
-                     "file (Architecture.onnx_model); leave Global.pretrained_model out");
+    throw pretrained_with_onnx_architecture(path);
   return report_loaded(*model_, load_rec_paddle_onnx(*model_, path));
 }
 
