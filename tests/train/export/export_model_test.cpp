@@ -247,8 +247,8 @@ TEST(ExportModel, DetDistillationWritesADetFolderPerModelThatOrtRunsLikeLibTorch
         bn->weight.uniform_(0.5, 1.5, g);
         bn->options.momentum(1.0);
       }
-    for (const auto& m : d->members()) {
-      DetModel model = m.native;
+    for (const DetDistillMember* m : d->members()) {
+      DetModel model = m->native;
       model->train();
       model->forward(torch::randn({2, 3, 128, 128}, g));
     }

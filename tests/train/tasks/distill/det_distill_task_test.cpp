@@ -163,7 +163,7 @@ TEST(DetDistillTask, PaddleOcrsCmlConfigBuildsEveryTermAndTrainsAStep) {
   auto task = build(c);
   ASSERT_TRUE(task);
   ASSERT_EQ(task->members().size(), 3u);
-  EXPECT_EQ(task->members()[2].spec.name, "Teacher");
+  EXPECT_EQ(task->members()[2]->spec.name, "Teacher");
   EXPECT_EQ(task->member("Teacher").arch.neck.name, "LKPAN");
   EXPECT_EQ(task->member("Teacher").arch.backbone.layers, 50);
   EXPECT_EQ(task->member("Teacher").arch.head.kernel_list, (std::vector<int>{7, 2, 2}));

@@ -49,7 +49,7 @@ TEST(RecDistillTask, BuildsPaddleOCRsPPOCRv3DistillationConfig) {
   auto* d = dynamic_cast<RecDistillTask*>(task.get());
   ASSERT_NE(d, nullptr);
   ASSERT_EQ(d->members().size(), 2u);
-  EXPECT_EQ(d->members()[0].spec.name, "Teacher");
+  EXPECT_EQ(d->members()[0]->spec.name, "Teacher");
   EXPECT_EQ(d->metric_key(), "Student");
   // Checkpoint keys as PaddleOCR names them.
   int teacher = 0, student = 0;

@@ -3,15 +3,11 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <filesystem>
-
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/tasks/det/det_model_onnx.h"
 #include "ocrforge/train/export/inference_folder.h"
 #include "ocrforge/train/tasks/distill/det_distill_task.h"
-
-namespace fs = std::filesystem;
 
 namespace ocrforge {
 
@@ -33,15 +29,10 @@ Config member_config(const Config& config, const DetDistillMember& m) {
 
 }  // namespace
 
-void export_det_distillation(const Config& config, const DetDistillTask& task, const std::string& out_dir,
-                             ExportReport& r) {
-  for (const auto& m : task.members()) {
-    const std::string dir = (fs::path(out_dir) / m.spec.name).string();
-    const Config member = member_config(config, m);
-    const InferenceFolder f = m.onnx ? write_inference_folder(dir, *m.onnx, member, nullptr)
-                                     : write_inference_folder(dir, det_model_to_onnx(*m.native), member, nullptr);
-    r.members.push_back({m.spec.name, f.onnx_path, f.yml_path});
-  }
+InferenceFolder export_det_distill_member(const Config& config, const DetDistillMember& m, const std::string& dir) {
+  const Config member = member_config(config, m);
+  return m.onnx ? write_inference_folder(dir, *m.onnx, member, nullptr)
+                : write_inference_folder(dir, det_model_to_onnx(*m.native), member, nullptr);
 }
 
 }  // namespace ocrforge

@@ -1,5 +1,5 @@
-// `ocrforge export` of a detection distillation (PP-OCRv3 CML): one normal
-// det inference folder per model, OUT/<name>/inference.onnx (native members
+// `ocrforge export` of one detector of a distillation (PP-OCRv3 CML): a
+// normal det inference folder, OUT/<name>/inference.onnx (native members
 // emitted by det_model_onnx.h, ONNX members written back) and
 // OUT/<name>/inference.yml with DBPostProcess and the thresholds of the
 // config's DistillationDBPostProcess, so `ocrforge infer det --det_model_dir
@@ -7,16 +7,13 @@
 #pragma once
 #include <string>
 
-#include "ocrforge/train/export/export_report.h"
-
 namespace ocrforge {
 
 class Config;
-class DetDistillTask;
+struct DetDistillMember;
+struct InferenceFolder;
 
-// Writes every member of `task` (weights already loaded) under `out_dir`
-// into r.members.
-void export_det_distillation(const Config& config, const DetDistillTask& task, const std::string& out_dir,
-                             ExportReport& r);
+// Writes member `m` (weights already loaded) as folder `dir`.
+InferenceFolder export_det_distill_member(const Config& config, const DetDistillMember& m, const std::string& dir);
 
 }  // namespace ocrforge

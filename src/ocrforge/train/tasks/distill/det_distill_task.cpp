@@ -1,6 +1,5 @@
-#include "ocrforge/core/model_type.h"
+// Detectors in a distillation (det_distill_task.h).
 #include "ocrforge/train/tasks/distill/det_distill_task.h"
-#include "ocrforge/train/tasks/distill/det_distill_export.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -10,14 +9,14 @@
 
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
-#include "ocrforge/core/stopwatch.h"
 #include "ocrforge/core/yaml_child.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/nn/arch_yaml.h"
 #include "ocrforge/train/tasks/distill/det_distill_losses.h"
 #include "ocrforge/train/tasks/distill/distill_losses.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
-#include "ocrforge/train/tasks/distill/distill_member.h"
+#include "ocrforge/train/export/inference_folder.h"
+#include "ocrforge/train/tasks/distill/det_distill_export.h"
 #include "ocrforge/train/tasks/det/det_task.h"
 #include "ocrforge/vision/det_metric.h"
 
@@ -34,14 +33,13 @@ std::shared_ptr<torch::nn::Module> DetDistillMember::module() const {
   return onnx.ptr();
 }
 
-DbPostParams distill_db_post_params_from_yaml(const YAML::Node& n, std::vector<std::string>* models) {
+DbPostParams distill_db_post_params_from_yaml(const YAML::Node& n) {
   if (!n || n.IsNull()) return {};
   std::string name;
   arch_yaml::read(n, "name", "PostProcess", name);
   if (name != "DistillationDBPostProcess")
     throw UsageError("PostProcess.name: '" + name + "'; a detection distillation evaluates with "
                      "DistillationDBPostProcess (model_name: [Student], key: head_out, and DBPostProcess's keys)");
-  if (models) arch_yaml::read(n, "model_name", "PostProcess", *models);
   // `key` selects an output in PaddleOCR's signature but is not used there:
   // the post-processing reads each model's maps.
   YAML::Node db = YAML::Clone(n);
@@ -52,74 +50,41 @@ DbPostParams distill_db_post_params_from_yaml(const YAML::Node& n, std::vector<s
 }
 
 DetDistillTask::DetDistillTask(const Config& config, const TrainerSpec& o, torch::Device device)
-    : config_(config), device_(device), seed_(o.seed) {
-  const YAML::Node root = config.root();
-  arch_text_ = YAML::Dump(root["Architecture"]);
-  const DistillArchSpec arch = distillation_arch_from_yaml(root["Architecture"]);
-  if (arch.model_type != ModelType::Det)
-    throw Error(std::string("internal: DetDistillTask on a '") + model_type_name(arch.model_type) + "' distillation");
-  container_ = std::make_shared<torch::nn::Module>("DistillationModel");
-  for (const auto& spec : arch.models) {
-    members_.push_back(build_member(spec));
-    container_->register_module(spec.name, members_.back().module());
-  }
-  terms_ = det_distill_loss_from_yaml(root["Loss"], arch.names());
-
-  post_ = distill_db_post_params_from_yaml(yaml_child(root, "PostProcess"), &eval_models_);
-  if (eval_models_.empty()) eval_models_ = arch.names();
-  for (const auto& name : eval_models_)
-    if (!arch.find(name))
-      throw UsageError("PostProcess.model_name: '" + name + "' is not a model of Architecture.Models (" +
-                       arch_yaml::join(arch.names()) + ")");
-  const YAML::Node metric = yaml_child(root, "Metric");
-  std::string base = "DetMetric";
-  arch_yaml::read(metric, "base_metric_name", "Metric", base);
-  if (metric && metric.IsMap() && arch_yaml::present(metric, "name") &&
-      metric["name"].as<std::string>() != "DistillationMetric")
-    throw UsageError("Metric.name: '" + metric["name"].as<std::string>() +
-                     "'; a detection distillation is scored with DistillationMetric (base_metric_name: DetMetric)");
-  if (base != "DetMetric")
-    throw UsageError("Metric.base_metric_name: '" + base + "'; a detection distillation is scored with DetMetric");
-  metric_key_ = arch.find("Student") ? "Student" : arch.models.front().name;
-  arch_yaml::read(metric, "key", "Metric", metric_key_);
-  if (!arch.find(metric_key_))
-    throw UsageError("Metric.key: '" + metric_key_ + "' is not a model of Architecture.Models (" +
-                     arch_yaml::join(arch.names()) + ")");
-  if (std::find(eval_models_.begin(), eval_models_.end(), metric_key_) == eval_models_.end())
-    eval_models_.insert(eval_models_.begin(), metric_key_);
-  check_terms();
-  to_device(device);
+    : DistillTask(config, device), seed_(o.seed) {
+  build(ModelType::Det);
 }
 
-DetDistillMember DetDistillTask::build_member(const DistillMemberSpec& spec) {
-  DetDistillMember m;
-  m.spec = spec;
+void DetDistillTask::read_postprocess(const YAML::Node& postprocess) {
+  post_ = distill_db_post_params_from_yaml(postprocess);
+}
+
+std::shared_ptr<DistillMember> DetDistillTask::build_member(const DistillMemberSpec& spec, std::string* what) {
+  auto m = std::make_shared<DetDistillMember>();
+  m->spec = spec;
   if (!spec.character_dict_path.empty() || spec.use_space_char)
     throw UsageError(spec.path + ": character_dict_path / use_space_char belong to recognizers, not detectors");
-  std::string what;
   if (spec.onnx) {
     OnnxTaskModel t = under_member(spec, [&] { return load_onnx_task_model(spec.arch, "a DB detector (final Sigmoid)"); });
-    m.onnx = t.graph;
-    m.onnx_logits = t.logits;
-    what = "ONNX model " + t.spec.onnx_model + " (shrink map only)";
+    m->onnx = t.graph;
+    m->onnx_logits = t.logits;
+    *what = "ONNX model " + t.spec.onnx_model + " (shrink map only)";
   } else {
-    m.arch = under_member(spec, [&] { return det_arch_from_yaml(spec.arch); });
-    m.native = under_member(spec, [&] { return DetModel(m.arch); });
-    what = "DB (" + m.arch.backbone.name +
-           (m.arch.backbone.name == "ResNet_vd" ? std::to_string(m.arch.backbone.layers) : std::string()) + " + " +
-           m.arch.neck.name + " " + std::to_string(m.arch.neck.out_channels) + ")";
+    m->arch = under_member(spec, [&] { return det_arch_from_yaml(spec.arch); });
+    m->native = under_member(spec, [&] { return DetModel(m->arch); });
+    *what = "DB (" + m->arch.backbone.name +
+            (m->arch.backbone.name == "ResNet_vd" ? std::to_string(m->arch.backbone.layers) : std::string()) + " + " +
+            m->arch.neck.name + " " + std::to_string(m->arch.neck.out_channels) + ")";
   }
-  what += prepare_distill_member(spec, *m.module(), /*warn_random_frozen=*/static_cast<bool>(m.native), &warnings_);
-  info_.push_back(spec.name + ": " + what);
   return m;
 }
 
-void DetDistillTask::check_terms() {
-  used_.clear();
+std::set<std::string> DetDistillTask::read_loss(const YAML::Node& loss, const std::vector<std::string>& names) {
+  terms_ = det_distill_loss_from_yaml(loss, names);
+  std::set<std::string> used;
   // Channel `c` of `name`'s maps must exist for `t`.
   const auto need_channel = [&](const DetDistillLossTerm& t, const std::string& name, int c) {
     const DetDistillMember& m = member(name);
-    used_.insert(name);
+    used.insert(name);
     if (c == 0 || m.has_all_maps()) return;
     throw UsageError(t.path + ": reads the " + kMapNames[c] + " map of '" + name + "', which " +
                      (m.onnx ? std::string("an ONNX model (no threshold branch) does not have yet; not yet supported")
@@ -153,32 +118,27 @@ void DetDistillTask::check_terms() {
         if (m.spec.freeze_params)
           throw UsageError(t.path + ".model_name_list: '" + name + "' is frozen: its own DB loss cannot change it; "
                            "list the models that train");
-        used_.insert(name);
+        used.insert(name);
       }
     }
   }
-  bool trains = false;
-  for (const auto& name : used_) trains = trains || !member(name).spec.freeze_params;
-  if (!trains)
-    throw UsageError("Loss.loss_config_list: every model the loss reads is frozen (freeze_params: true); nothing "
-                     "would train");
-  for (const auto& m : members_)
-    if (!used_.count(m.spec.name) && !m.spec.freeze_params)
-      warnings_.push_back(m.spec.path + ": no loss term reads this model; it will not change");
+  return used;
 }
 
+std::vector<const DetDistillMember*> DetDistillTask::members() const {
+  std::vector<const DetDistillMember*> all;
+  for (const auto& m : member_list()) all.push_back(static_cast<const DetDistillMember*>(m.get()));
+  return all;
+}
+
+// Every member is built by build_member: a DetDistillMember.
 const DetDistillMember& DetDistillTask::member(const std::string& name) const {
-  for (const auto& m : members_)
-    if (m.spec.name == name) return m;
-  throw Error("internal: no distillation member '" + name + "'");
+  return static_cast<const DetDistillMember&>(member_base(name));
 }
 
-void DetDistillTask::to_device(torch::Device device) {
-  device_ = device;
-  for (auto& m : members_) {
-    m.module()->to(device);
-    if (m.native) m.native->set_channels_last(!device.is_cuda());  // as DetTask: NHWC is faster on CPU
-  }
+void DetDistillTask::member_to_device(DistillMember& m, torch::Device device) {
+  auto& d = static_cast<DetDistillMember&>(m);
+  if (d.native) d.native->set_channels_last(!device.is_cuda());  // as DetTask: NHWC is faster on CPU
 }
 
 std::unique_ptr<BatchLoader> DetDistillTask::make_loader(const std::string& name, bool training, int rank,
@@ -188,10 +148,7 @@ std::unique_ptr<BatchLoader> DetDistillTask::make_loader(const std::string& name
 
 DetMemberOutput DetDistillTask::run(DetDistillMember& m, const torch::Tensor& images) {
   std::optional<torch::NoGradGuard> no_grad;
-  if (m.spec.freeze_params) {
-    no_grad.emplace();
-    m.module()->eval();  // the trainer's train() reaches every child; a frozen model stays fixed
-  }
+  frozen_scope(m, no_grad);
   DetMemberOutput out;
   if (m.native) {
     out.maps = m.native->forward(images);
@@ -207,8 +164,8 @@ DetMemberOutput DetDistillTask::run(DetDistillMember& m, const torch::Tensor& im
 StepLoss DetDistillTask::train_step(const Batch& batch) {
   const torch::Tensor images = batch.at("image").to(device_);
   std::map<std::string, DetMemberOutput> out;
-  for (auto& m : members_)
-    if (used_.count(m.spec.name)) out[m.spec.name] = run(m, images);
+  for (const auto& p : member_list())
+    if (reads(p->spec.name)) out[p->spec.name] = run(static_cast<DetDistillMember&>(*p), images);
   const DBTargets targets{batch.at("shrink_map").to(device_), batch.at("shrink_mask").to(device_),
                           batch.at("threshold_map").to(device_), batch.at("threshold_mask").to(device_)};
 
@@ -262,52 +219,43 @@ StepLoss DetDistillTask::train_step(const Batch& batch) {
   } else {
     s.loss = total;
   }
-  s.output = out.count(metric_key_) ? out.at(metric_key_).maps : torch::Tensor();
+  s.output = out.count(metric_key()) ? out.at(metric_key()).maps : torch::Tensor();
   return s;
 }
 
-EvalMetrics DetDistillTask::evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) {
-  container_->eval();
-  torch::NoGradGuard no_grad;
-  Stopwatch sw;
-  std::map<std::string, DetMetric> metrics;
-  for (const auto& name : eval_models_) metrics.emplace(name, DetMetric());
-  loader.start_epoch(0);
-  const size_t total = loader.batches_per_epoch();
-  size_t done = 0;
-  long images = 0;
-  Batch batch;
-  while (loader.next(&batch)) {
-    const torch::Tensor x = batch.at("image").to(device_);
-    long added = 0;
-    for (auto& m : members_) {
-      if (!metrics.count(m.spec.name)) continue;
-      added = add_det_eval_batch(batch, run(m, x).maps, post_, metrics.at(m.spec.name));
-    }
-    images += added;
-    if (progress) progress(++done, total);
+namespace {
+
+// DetMetric of one member's boxes after the distillation's DB post-processing.
+class DetDistillScore : public DistillScore {
+ public:
+  explicit DetDistillScore(const DbPostParams& post) : post_(post) {}
+  void add(const Batch& batch, const torch::Tensor& maps) override {
+    images_ += add_det_eval_batch(batch, maps, post_, metric_);
   }
-  container_->train();
-  EvalMetrics r;
-  const DetMetric& key = metrics.at(metric_key_);
-  r.values = {{"precision", key.precision()}, {"recall", key.recall()}, {"hmean", key.hmean()}};
-  for (const auto& name : eval_models_) {
-    if (name == metric_key_) continue;
-    const DetMetric& m = metrics.at(name);
-    r.values.emplace_back(name + "_precision", m.precision());
-    r.values.emplace_back(name + "_recall", m.recall());
-    r.values.emplace_back(name + "_hmean", m.hmean());
+  NamedValues values() const override {
+    return {{"precision", metric_.precision()}, {"recall", metric_.recall()}, {"hmean", metric_.hmean()}};
   }
-  r.samples = images;
-  r.seconds = sw.elapsed_ms() / 1000.0;
-  return r;
+  long samples() const override { return images_; }
+
+ private:
+  const DbPostParams& post_;
+  DetMetric metric_;
+  long images_ = 0;
+};
+
+}  // namespace
+
+torch::Tensor DetDistillTask::eval_output(DistillMember& m, const torch::Tensor& images) {
+  return run(static_cast<DetDistillMember&>(m), images).maps;
 }
 
-std::string DetDistillTask::own_weights() const { return distill_members_own_weights(members_); }
+std::unique_ptr<DistillScore> DetDistillTask::new_score(const DistillMember&) const {
+  return std::make_unique<DetDistillScore>(post_);
+}
 
-void DetDistillTask::export_inference(const Config& config, const std::string& out_dir, ExportReport& report) {
-  export_det_distillation(config, *this, out_dir, report);
-  report.parameters = static_cast<long>(model().parameters().size());
+InferenceFolder DetDistillTask::export_member(const Config& config, const DistillMember& m, const std::string& dir,
+                                              ExportReport&) {
+  return export_det_distill_member(config, static_cast<const DetDistillMember&>(m), dir);
 }
 
 bool det_distill_task_takes(const TaskKey& k) { return k.model_type == ModelType::Det && k.distillation; }

@@ -7,7 +7,6 @@
 
 #include <torch/nn/module.h>
 
-#include "ocrforge/core/error.h"
 #include "ocrforge/train/tasks/distill/distillation_arch.h"
 
 namespace ocrforge {
@@ -21,21 +20,5 @@ namespace ocrforge {
 // frozen model must be complete.
 std::string prepare_distill_member(const DistillMemberSpec& spec, torch::nn::Module& member, bool warn_random_frozen,
                                    std::vector<std::string>* warnings);
-
-// Task::own_weights of a distillation exported without a checkpoint of the
-// whole: each native member needs its own `pretrained` (UsageError naming
-// the member otherwise); says where every member's weights come from.
-// `Member`: RecDistillMember or DetDistillMember (spec, native, onnx).
-template <typename Member>
-std::string distill_members_own_weights(const std::vector<Member>& members) {
-  std::string from;
-  for (const auto& m : members) {
-    if (m.native && m.spec.pretrained.empty())
-      throw UsageError("export of a distillation needs its weights: -o Global.pretrained_model=<save_model_dir>/"
-                       "best_accuracy (or Global.checkpoints); " + m.spec.path + " has no pretrained weights either");
-    from += (from.empty() ? "" : ", ") + m.spec.name + ": " + (m.onnx ? m.onnx->path() : m.spec.pretrained);
-  }
-  return "the models' own weights (" + from + ")";
-}
 
 }  // namespace ocrforge

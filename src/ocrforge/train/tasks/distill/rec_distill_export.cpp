@@ -3,15 +3,11 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <filesystem>
-
 #include "ocrforge/core/config.h"
 #include "ocrforge/train/export/inference_folder.h"
 #include "ocrforge/train/tasks/distill/rec_distill_task.h"
 #include "ocrforge/train/tasks/rec/rec_input_size.h"
 #include "ocrforge/train/tasks/rec/rec_model_onnx.h"
-
-namespace fs = std::filesystem;
 
 namespace ocrforge {
 
@@ -32,21 +28,14 @@ Config member_config(const Config& config, const RecDistillMember& m) {
 
 }  // namespace
 
-void export_rec_distillation(const Config& config, const RecDistillTask& task, const std::string& out_dir,
-                             ExportReport& r) {
-  const int height = rec_input_size(config.root()).first;
-  for (const auto& m : task.members()) {
-    const std::string dir = (fs::path(out_dir) / m.spec.name).string();
-    const Config member = member_config(config, m);
-    const InferenceFolder f =
-        m.onnx ? write_inference_folder(dir, *m.onnx, member, &m.charset)
-               : write_inference_folder(dir, rec_model_to_onnx(*m.native, height), member, &m.charset);
-    if (m.native) {
-      const std::string note = unexported_head_note(*m.native, m.spec.path + " ");
-      if (!note.empty()) r.notes.push_back(note);
-    }
-    r.members.push_back({m.spec.name, f.onnx_path, f.yml_path});
-  }
+InferenceFolder export_rec_distill_member(const Config& config, const RecDistillMember& m, const std::string& dir,
+                                          ExportReport& r) {
+  const Config member = member_config(config, m);
+  if (m.onnx) return write_inference_folder(dir, *m.onnx, member, &m.charset);
+  const std::string note = unexported_head_note(*m.native, m.spec.path + " ");
+  if (!note.empty()) r.notes.push_back(note);
+  return write_inference_folder(dir, rec_model_to_onnx(*m.native, rec_input_size(config.root()).first), member,
+                                &m.charset);
 }
 
 }  // namespace ocrforge

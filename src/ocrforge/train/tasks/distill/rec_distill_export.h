@@ -1,5 +1,5 @@
-// `ocrforge export` of a recognition distillation: one normal rec inference
-// folder per model, OUT/<name>/ (inference.onnx and an inference.yml with
+// `ocrforge export` of one recognizer of a distillation: a normal rec
+// inference folder, OUT/<name>/ (inference.onnx and an inference.yml with
 // plain CTC decoding and the model's own dictionary), as PaddleOCR writes
 // OUT/Student/ and OUT/Teacher/.
 #pragma once
@@ -10,11 +10,12 @@
 namespace ocrforge {
 
 class Config;
-class RecDistillTask;
+struct RecDistillMember;
+struct InferenceFolder;
 
-// Writes every member of `task` (weights already loaded) under `out_dir`
-// into r.members, with a note for each training-only head left out.
-void export_rec_distillation(const Config& config, const RecDistillTask& task, const std::string& out_dir,
-                             ExportReport& r);
+// Writes member `m` (weights already loaded) as folder `dir`, with a note in
+// `r` for each training-only head left out.
+InferenceFolder export_rec_distill_member(const Config& config, const RecDistillMember& m, const std::string& dir,
+                                          ExportReport& r);
 
 }  // namespace ocrforge

@@ -1,6 +1,5 @@
-#include "ocrforge/core/model_type.h"
+// Recognizers in a distillation (rec_distill_task.h).
 #include "ocrforge/train/tasks/distill/rec_distill_task.h"
-#include "ocrforge/train/tasks/distill/rec_distill_export.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -10,17 +9,17 @@
 
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
-#include "ocrforge/core/stopwatch.h"
 #include "ocrforge/core/yaml_child.h"
 #include "ocrforge/train/tasks/rec/rec_evaluator.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/nn/arch_yaml.h"
 #include "ocrforge/train/tasks/rec/ctc_loss.h"
 #include "ocrforge/train/tasks/distill/distill_losses.h"
+#include "ocrforge/train/tasks/distill/rec_distill_export.h"
 #include "ocrforge/train/tasks/rec/sar_loss.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/tasks/rec/onnx_rec_probe.h"
-#include "ocrforge/train/tasks/distill/distill_member.h"
+#include "ocrforge/train/export/inference_folder.h"
 #include "ocrforge/train/tasks/rec/rec_task.h"
 #include "ocrforge/vision/rec_metric.h"
 
@@ -44,75 +43,44 @@ std::shared_ptr<torch::nn::Module> RecDistillMember::module() const {
 }
 
 RecDistillTask::RecDistillTask(const Config& config, const TrainerSpec& o, torch::Device device)
-    : config_(config), device_(device) {
+    : DistillTask(config, device) {
   if (o.character_dict_path.empty()) throw UsageError("Global.character_dict_path is required for recognition");
   charset_ = Charset::load(o.character_dict_path, o.use_space_char, "Global.character_dict_path");
   max_text_length_ = o.max_text_length;
   seed_ = o.seed;
   ignore_space_ = o.ignore_space;
-  const YAML::Node root = config.root();
-  arch_text_ = YAML::Dump(root["Architecture"]);
-  const DistillArchSpec arch = distillation_arch_from_yaml(root["Architecture"]);
-  if (arch.model_type != ModelType::Rec)
-    throw Error(std::string("internal: RecDistillTask on a '") + model_type_name(arch.model_type) + "' distillation");
-  container_ = std::make_shared<torch::nn::Module>("DistillationModel");
-  for (const auto& spec : arch.models) {
-    members_.push_back(build_member(spec));
-    container_->register_module(spec.name, members_.back().module());
-  }
-  terms_ = distill_loss_from_yaml(root["Loss"], arch.names());
-
-  arch_yaml::read(yaml_child(root, "PostProcess"), "model_name", "PostProcess", eval_models_);
-  if (eval_models_.empty()) eval_models_ = arch.names();
-  for (const auto& name : eval_models_)
-    if (!arch.find(name))
-      throw UsageError("PostProcess.model_name: '" + name + "' is not a model of Architecture.Models");
-  metric_key_ = arch.find("Student") ? "Student" : arch.models.front().name;
-  arch_yaml::read(yaml_child(root, "Metric"), "key", "Metric", metric_key_);
-  std::string base_metric = "RecMetric";
-  arch_yaml::read(yaml_child(root, "Metric"), "base_metric_name", "Metric", base_metric);
-  if (base_metric != "RecMetric")
-    throw UsageError("Metric.base_metric_name: '" + base_metric + "'; a recognition distillation is scored with RecMetric");
-  if (!arch.find(metric_key_))
-    throw UsageError("Metric.key: '" + metric_key_ + "' is not a model of Architecture.Models");
-  if (std::find(eval_models_.begin(), eval_models_.end(), metric_key_) == eval_models_.end())
-    eval_models_.insert(eval_models_.begin(), metric_key_);
-  check_terms();
-  to_device(device);
+  build(ModelType::Rec);
 }
 
-RecDistillMember RecDistillTask::build_member(const DistillMemberSpec& spec) {
-  RecDistillMember m;
-  m.spec = spec;
-  m.charset = charset_;
+std::shared_ptr<DistillMember> RecDistillTask::build_member(const DistillMemberSpec& spec, std::string* what) {
+  auto m = std::make_shared<RecDistillMember>();
+  m->spec = spec;
+  m->charset = charset_;
   if (!spec.character_dict_path.empty() || spec.use_space_char) {
     const std::string dict = spec.character_dict_path.empty() ? config_.get<std::string>("Global.character_dict_path", "")
                                                               : spec.character_dict_path;
     const bool space = spec.use_space_char.value_or(config_.get<bool>("Global.use_space_char", true));
-    m.charset = Charset::load(dict, space, spec.path + ".character_dict_path");
-    m.own_dictionary = !same_classes(m.charset, charset_);
+    m->charset = Charset::load(dict, space, spec.path + ".character_dict_path");
+    m->own_dictionary = !same_classes(m->charset, charset_);
   }
-  std::string what;
   if (spec.onnx) {
     OnnxTaskModel t = under_member(spec, [&] { return load_onnx_task_model(spec.arch, "a CTC recognizer (final Softmax)"); });
-    m.onnx = t.graph;
-    m.onnx_logits = t.logits;
-    check_dictionary_fits(m.charset, probe_onnx_rec_classes(m.onnx, m.onnx_logits, t.spec.onnx_model),
-                          t.spec.onnx_model, m.own_dictionary ? spec.path + ".character_dict_path"
-                                                              : "Global.character_dict_path");
-    what = "ONNX model " + t.spec.onnx_model;
+    m->onnx = t.graph;
+    m->onnx_logits = t.logits;
+    check_dictionary_fits(m->charset, probe_onnx_rec_classes(m->onnx, m->onnx_logits, t.spec.onnx_model),
+                          t.spec.onnx_model, m->own_dictionary ? spec.path + ".character_dict_path"
+                                                               : "Global.character_dict_path");
+    *what = "ONNX model " + t.spec.onnx_model;
   } else {
-    m.arch = under_member(spec, [&] { return rec_arch_from_yaml(spec.arch, m.charset.num_classes()); });
-    const std::string guide = drop_guide_without_branch(m.arch, spec.path);
+    m->arch = under_member(spec, [&] { return rec_arch_from_yaml(spec.arch, m->charset.num_classes()); });
+    const std::string guide = drop_guide_without_branch(m->arch, spec.path);
     if (!guide.empty()) warnings_.push_back(guide);
-    const std::string heads = dropped_heads_warning(m.arch, spec.path);
+    const std::string heads = dropped_heads_warning(m->arch, spec.path);
     if (!heads.empty()) warnings_.push_back(heads);
-    m.native = under_member(spec, [&] { return RecModel(m.arch); });
-    what = m.arch.algorithm + " (" + m.arch.backbone.name + ", " + m.arch.neck.encoder_type + " neck)";
+    m->native = under_member(spec, [&] { return RecModel(m->arch); });
+    *what = m->arch.algorithm + " (" + m->arch.backbone.name + ", " + m->arch.neck.encoder_type + " neck)";
   }
-  what += ", " + std::to_string(m.charset.num_classes()) + " classes";
-  what += prepare_distill_member(spec, *m.module(), /*warn_random_frozen=*/false, &warnings_);
-  info_.push_back(spec.name + ": " + what);
+  *what += ", " + std::to_string(m->charset.num_classes()) + " classes";
   return m;
 }
 
@@ -126,8 +94,9 @@ void RecDistillTask::require_sar(const std::string& name, const std::string& pat
                      m.spec.path + ".Head)");
 }
 
-void RecDistillTask::check_terms() {
-  used_.clear();
+std::set<std::string> RecDistillTask::read_loss(const YAML::Node& loss, const std::vector<std::string>& names) {
+  terms_ = distill_loss_from_yaml(loss, names);
+  std::set<std::string> used;
   sar_used_.clear();
   for (const auto& t : terms_) {
     const bool sar_term = t.kind == "DistillationSARLoss" || (t.kind == "DistillationDMLLoss" && t.dis_head == "sar");
@@ -141,11 +110,11 @@ void RecDistillTask::check_terms() {
         sar_ignore_index(*member(name).arch.sar, t.ignore_index, t.path);
         sar_used_.insert(name);
       }
-      used_.insert(name);
+      used.insert(name);
     }
     for (const auto& [a, b] : t.pairs) {
-      used_.insert(a);
-      used_.insert(b);
+      used.insert(a);
+      used.insert(b);
       if (sar_term) {
         // DML over the two SAR outputs (PaddleOCR's dis_head: sar): the same
         // classes and steps, since the labels that drive both decoders are one.
@@ -191,15 +160,8 @@ void RecDistillTask::check_terms() {
                       " classes they share (blank and common characters)");
     }
   }
-  bool trains = false;
-  for (const auto& name : used_) trains = trains || !member(name).spec.freeze_params;
-  if (!trains)
-    throw UsageError("Loss.loss_config_list: every model the loss reads is frozen (freeze_params: true); nothing "
-                     "would train");
-  for (const auto& m : members_)
-    if (!used_.count(m.spec.name) && !m.spec.freeze_params)
-      warnings_.push_back(m.spec.path + ": no loss term reads this model; it will not change");
-  for (const auto& m : members_) {
+  for (const RecDistillMember* p : members()) {
+    const RecDistillMember& m = *p;
     if (!m.arch.sar) continue;
     if (sar_used_.count(m.spec.name)) {
       // The <PAD> index the SAR terms ignore (each term checked its own ignore_index above).
@@ -211,30 +173,33 @@ void RecDistillTask::check_terms() {
                                                    "backbone_out" : ""));
     }
   }
+  return used;
 }
 
+std::vector<const RecDistillMember*> RecDistillTask::members() const {
+  std::vector<const RecDistillMember*> all;
+  for (const auto& m : member_list()) all.push_back(static_cast<const RecDistillMember*>(m.get()));
+  return all;
+}
+
+// Every member is built by build_member: a RecDistillMember.
 const RecDistillMember& RecDistillTask::member(const std::string& name) const {
-  for (const auto& m : members_)
-    if (m.spec.name == name) return m;
-  throw Error("internal: no distillation member '" + name + "'");
+  return static_cast<const RecDistillMember&>(member_base(name));
 }
 
-std::optional<float> RecDistillTask::pinned_l2_decay(const std::string& name) const {
-  const size_t dot = name.find('.');
-  if (dot == std::string::npos) return std::nullopt;
-  const std::string who = name.substr(0, dot);
-  for (const auto& m : members_)
-    if (m.spec.name == who && m.native) return m.native->pinned_l2_decay(name.substr(dot + 1));
-  return std::nullopt;
+std::optional<float> RecDistillTask::member_pinned_l2_decay(const DistillMember& m, const std::string& param) const {
+  const auto& r = static_cast<const RecDistillMember&>(m);
+  return r.native ? r.native->pinned_l2_decay(param) : std::nullopt;
+}
+
+void RecDistillTask::member_to_device(DistillMember& m, torch::Device device) {
+  // NHWC on CPU for native models, as RecTask (docs/benchmarks.md).
+  auto& r = static_cast<RecDistillMember&>(m);
+  if (r.native) r.native->set_channels_last(!device.is_cuda());
 }
 
 void RecDistillTask::to_device(torch::Device device) {
-  device_ = device;
-  for (auto& m : members_) {
-    m.module()->to(device);
-    // NHWC on CPU for native models, as RecTask (docs/benchmarks.md).
-    if (m.native) m.native->set_channels_last(!device.is_cuda());
-  }
+  DistillTask::to_device(device);
   for (auto& [key, index] : shared_index_) index = index.to(device);
 }
 
@@ -246,10 +211,7 @@ std::unique_ptr<BatchLoader> RecDistillTask::make_loader(const std::string& name
 
 RecForward RecDistillTask::run(RecDistillMember& m, const torch::Tensor& images, const SarTargets* sar) {
   std::optional<torch::NoGradGuard> no_grad;
-  if (m.spec.freeze_params) {
-    no_grad.emplace();
-    m.module()->eval();  // the trainer's train() reaches every child; a frozen model stays fixed
-  }
+  frozen_scope(m, no_grad);
   if (m.native) return m.native->forward_all(images, sar);
   RecForward f;
   f.logits = m.onnx->forward(images, m.onnx_logits);
@@ -267,9 +229,10 @@ StepLoss RecDistillTask::train_step(const Batch& batch) {
   SarTargets sar;
   if (!sar_used_.empty()) sar = {batch.at("label_sar").to(device_), batch.at("valid_ratio").to(device_)};
   std::map<std::string, RecForward> out;
-  for (auto& m : members_) {
-    const bool read = used_.count(m.spec.name) > 0;
-    if (!read && m.spec.name != metric_key_) continue;
+  for (const auto& p : member_list()) {
+    auto& m = static_cast<RecDistillMember&>(*p);
+    const bool read = reads(m.spec.name);
+    if (!read && m.spec.name != metric_key()) continue;
     std::optional<torch::NoGradGuard> no_grad;
     if (!read) no_grad.emplace();  // run for the training metric only
     out[m.spec.name] = run(m, images, sar_used_.count(m.spec.name) ? &sar : nullptr);
@@ -319,56 +282,49 @@ StepLoss RecDistillTask::train_step(const Batch& batch) {
     }
   }
   s.loss = total;
-  s.output = out[metric_key_].logits;
+  s.output = out[metric_key()].logits;
   return s;
 }
 
 MetricSums RecDistillTask::train_metrics(const Batch& batch, const StepLoss& step) {
   RecMetric m(ignore_space_);
-  const auto texts = decode_logits(step.output, member(metric_key_).charset);
+  const auto texts = decode_logits(step.output, member(metric_key()).charset);
   for (size_t i = 0; i < texts.size(); ++i) m.add(texts[i], batch.texts[i]);
   const double n = static_cast<double>(m.count());
   return {{"acc", "norm_edit_dis"}, {m.acc() * n, m.norm_edit_dis() * n}, n};
 }
 
-EvalMetrics RecDistillTask::evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) {
-  container_->eval();
-  torch::NoGradGuard no_grad;
-  Stopwatch sw;
-  std::map<std::string, RecMetric> metrics;
-  for (const auto& name : eval_models_) metrics.emplace(name, RecMetric(ignore_space_));
-  loader.start_epoch(0);
-  const size_t total = loader.batches_per_epoch();
-  size_t done = 0;
-  Batch batch;
-  while (loader.next(&batch)) {
-    const torch::Tensor images = batch.at("image").to(device_);
-    for (auto& m : members_) {
-      if (!metrics.count(m.spec.name)) continue;
-      const auto texts = decode_logits(run(m, images).logits, m.charset);
-      for (size_t i = 0; i < texts.size(); ++i) metrics.at(m.spec.name).add(texts[i], batch.texts[i]);
-    }
-    if (progress) progress(++done, total);
+namespace {
+
+// RecMetric of one member: its CTC decoding with its own dictionary.
+class RecDistillScore : public DistillScore {
+ public:
+  RecDistillScore(const Charset& charset, bool ignore_space) : charset_(charset), metric_(ignore_space) {}
+  void add(const Batch& batch, const torch::Tensor& logits) override {
+    const auto texts = decode_logits(logits, charset_);
+    for (size_t i = 0; i < texts.size(); ++i) metric_.add(texts[i], batch.texts[i]);
   }
-  container_->train();
-  EvalMetrics r;
-  const RecMetric& key = metrics.at(metric_key_);
-  r.values = {{"acc", key.acc()}, {"norm_edit_dis", key.norm_edit_dis()}};
-  for (const auto& name : eval_models_) {
-    if (name == metric_key_) continue;
-    r.values.emplace_back(name + "_acc", metrics.at(name).acc());
-    r.values.emplace_back(name + "_norm_edit_dis", metrics.at(name).norm_edit_dis());
-  }
-  r.samples = key.count();
-  r.seconds = sw.elapsed_ms() / 1000.0;
-  return r;
+  NamedValues values() const override { return {{"acc", metric_.acc()}, {"norm_edit_dis", metric_.norm_edit_dis()}}; }
+  long samples() const override { return metric_.count(); }
+
+ private:
+  const Charset& charset_;
+  RecMetric metric_;
+};
+
+}  // namespace
+
+torch::Tensor RecDistillTask::eval_output(DistillMember& m, const torch::Tensor& images) {
+  return run(static_cast<RecDistillMember&>(m), images).logits;
 }
 
-std::string RecDistillTask::own_weights() const { return distill_members_own_weights(members_); }
+std::unique_ptr<DistillScore> RecDistillTask::new_score(const DistillMember& m) const {
+  return std::make_unique<RecDistillScore>(static_cast<const RecDistillMember&>(m).charset, ignore_space_);
+}
 
-void RecDistillTask::export_inference(const Config& config, const std::string& out_dir, ExportReport& report) {
-  export_rec_distillation(config, *this, out_dir, report);
-  report.parameters = static_cast<long>(model().parameters().size());
+InferenceFolder RecDistillTask::export_member(const Config& config, const DistillMember& m, const std::string& dir,
+                                              ExportReport& report) {
+  return export_rec_distill_member(config, static_cast<const RecDistillMember&>(m), dir, report);
 }
 
 bool rec_distill_task_takes(const TaskKey& k) { return k.model_type == ModelType::Rec && k.distillation; }

@@ -1,14 +1,11 @@
-// Recognition distillation (PaddleOCR's PP-OCRv3 rec recipe) as a training
-// task: several recognizers (models/distillation_arch.h; each native or a
-// deployed ONNX graph) trained side by side on one data pipeline, with a
-// CombinedLoss of mutual-learning, feature-distance and per-model CTC terms
-// (models/distill_loss_spec.h) and PaddleOCR's DistillationMetric: the
-// `Metric.key` model's acc / norm_edit_dis, the others' prefixed with their
-// name ("Teacher_acc").
-//
-// The members are the children of one module, named as under Models, so
-// checkpoint keys read "Teacher.backbone.conv1._conv.weight" and
-// "Student.head.fc.weight", as PaddleOCR names them.
+// Recognition distillation (PaddleOCR's PP-OCRv3 rec recipe): the
+// recognizers' part of the one distillation task (distill_task.h). Each
+// member is a native recognizer (rec_model.h) or a deployed ONNX graph, with
+// Global's dictionary or its own; the CombinedLoss has mutual-learning,
+// feature-distance and per-model CTC / SAR terms (distill_loss_spec.h); each
+// evaluated member is scored with RecMetric (acc, norm_edit_dis); each
+// exports as a rec inference folder with plain CTC decoding and its own
+// dictionary.
 #pragma once
 #include <map>
 #include <memory>
@@ -18,55 +15,54 @@
 
 #include "ocrforge/core/charset.h"
 #include "ocrforge/train/tasks/distill/distill_loss_spec.h"
-#include "ocrforge/train/tasks/distill/distillation_arch.h"
+#include "ocrforge/train/tasks/distill/distill_task.h"
 #include "ocrforge/train/tasks/rec/rec_model.h"
 #include "ocrforge/train/onnx/onnx_graph_module.h"
-#include "ocrforge/train/tasks/task.h"
 #include "ocrforge/train/tasks/task_registry.h"
 
 namespace ocrforge {
 
 // One recognizer of the distillation.
-struct RecDistillMember {
-  DistillMemberSpec spec;
+struct RecDistillMember : DistillMember {
   Charset charset;              // its classes: Global's dictionary unless it has its own
   bool own_dictionary = false;  // character_dict_path / use_space_char given for it
   RecArchSpec arch;             // native members
   RecModel native{nullptr};
   OnnxGraphModule onnx{nullptr};
   std::string onnx_logits;      // ONNX members: the value before the final Softmax
-  std::shared_ptr<torch::nn::Module> module() const;
+  std::shared_ptr<torch::nn::Module> module() const override;
+  bool is_native() const override { return static_cast<bool>(native); }
+  std::string onnx_path() const override { return onnx ? onnx->path() : std::string(); }
 };
 
-class RecDistillTask : public Task {
+class RecDistillTask : public DistillTask {
  public:
   // Reads Architecture (Distillation), Loss (CombinedLoss), Metric
   // (DistillationMetric.key), PostProcess.model_name and Global's dictionary.
   RecDistillTask(const Config& config, const TrainerSpec& options, torch::Device device);
 
-  torch::nn::Module& model() override { return *container_; }
-  std::string architecture_text() const override { return arch_text_; }
-  std::optional<float> pinned_l2_decay(const std::string& name) const override;
-  void to_device(torch::Device device) override;
   std::unique_ptr<BatchLoader> make_loader(const std::string& section, bool training, int rank,
                                            int world_size) override;
   StepLoss train_step(const Batch& batch) override;
   MetricSums train_metrics(const Batch& batch, const StepLoss& step) override;
-  EvalMetrics evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) override;
   std::string default_main_indicator() const override { return "acc"; }
-  std::vector<std::string> startup_warnings() const override { return warnings_; }
-  std::vector<std::string> startup_info() const override { return info_; }
-  void export_inference(const Config& config, const std::string& out_dir, ExportReport& report) override;
-  std::string own_weights() const override;
+  void to_device(torch::Device device) override;
 
-  const std::vector<RecDistillMember>& members() const { return members_; }
+  std::vector<const RecDistillMember*> members() const;
   const RecDistillMember& member(const std::string& name) const;
-  const std::string& metric_key() const { return metric_key_; }
   const Charset& charset() const { return charset_; }
 
  private:
-  RecDistillMember build_member(const DistillMemberSpec& spec);
-  void check_terms();
+  std::shared_ptr<DistillMember> build_member(const DistillMemberSpec& spec, std::string* what) override;
+  bool warn_random_frozen(const DistillMember&) const override { return false; }
+  std::set<std::string> read_loss(const YAML::Node& loss, const std::vector<std::string>& names) override;
+  std::string base_metric() const override { return "RecMetric"; }
+  void member_to_device(DistillMember& m, torch::Device device) override;
+  std::optional<float> member_pinned_l2_decay(const DistillMember& m, const std::string& param) const override;
+  torch::Tensor eval_output(DistillMember& m, const torch::Tensor& images) override;
+  std::unique_ptr<DistillScore> new_score(const DistillMember& m) const override;
+  InferenceFolder export_member(const Config& config, const DistillMember& m, const std::string& dir,
+                                ExportReport& report) override;
   // All features of one member on a batch (the SAR branch too when `sar` is
   // given); frozen members run in eval mode without autograd.
   RecForward run(RecDistillMember& m, const torch::Tensor& images, const SarTargets* sar = nullptr);
@@ -76,19 +72,10 @@ class RecDistillTask : public Task {
   // dictionaries hold when they differ (blank first).
   torch::Tensor shared_classes(const std::string& a, const std::string& b, const torch::Tensor& logits_a) const;
 
-  const Config& config_;
   Charset charset_;  // Global's: the labels' encoding
-  std::string arch_text_;
-  std::vector<RecDistillMember> members_;
-  std::shared_ptr<torch::nn::Module> container_;
   std::vector<DistillLossTerm> terms_;
-  std::set<std::string> used_;  // members a loss term reads
   std::set<std::string> sar_used_;  // members whose SAR branch a loss term reads
   std::map<std::string, torch::Tensor> shared_index_;  // "a|b" -> class indices of a shared with b
-  std::vector<std::string> eval_models_;  // PostProcess.model_name (default: all)
-  std::string metric_key_;
-  std::vector<std::string> warnings_, info_;
-  torch::Device device_{torch::kCPU};
   int max_text_length_ = 25;
   uint64_t seed_ = 1024;
   bool ignore_space_ = true;
