@@ -132,6 +132,21 @@ TEST(Charset, CrlfLineEndingsAreStripped) {
   std::remove(path.c_str());
 }
 
+// An empty Global.character_dict_path in PaddleOCR: the digits and a-z, in
+// that order after the blank, no space class, labels lower-cased.
+TEST(Charset, BuiltInIsPaddleOcrsDigitsAndLowerCaseLetters) {
+  const Charset cs = Charset::builtin_lowercase();
+  ASSERT_EQ(cs.num_classes(), 37);
+  EXPECT_EQ(cs.text_of(1), "0");
+  EXPECT_EQ(cs.text_of(10), "9");
+  EXPECT_EQ(cs.text_of(11), "a");
+  EXPECT_EQ(cs.text_of(36), "z");
+  EXPECT_EQ(cs.index_of(" "), -1);
+  EXPECT_EQ(cs.index_of("A"), -1);
+  EXPECT_TRUE(cs.lowercases_labels());
+  EXPECT_FALSE(Charset::from_chars({"a"}, true).lowercases_labels());
+}
+
 TEST(Charset, MissingFileThrowsNamingThePath) {
   std::string path = ::testing::TempDir();
   if (!path.empty() && path.back() != '/') path += '/';

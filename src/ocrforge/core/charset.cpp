@@ -17,6 +17,15 @@ Charset Charset::from_chars(std::vector<std::string> chars, bool use_space_char)
   return cs;
 }
 
+Charset Charset::builtin_lowercase() {
+  std::vector<std::string> chars;
+  for (const char c : std::string("0123456789abcdefghijklmnopqrstuvwxyz")) chars.emplace_back(1, c);
+  Charset cs = from_chars(std::move(chars), false);
+  cs.source_ = "<PaddleOCR's built-in 0-9a-z>";
+  cs.lowercase_labels_ = true;
+  return cs;
+}
+
 Charset Charset::load(const std::string& path, bool use_space_char, const std::string& setting) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("character dictionary '" + path + "' cannot be read: check " + setting);

@@ -22,6 +22,9 @@ class Charset {
                       const std::string& setting = "--rec_char_dict_path");
   // Builds from an in-memory list (tests, synthetic data).
   static Charset from_chars(std::vector<std::string> chars, bool use_space_char);
+  // PaddleOCR's dictionary when Global.character_dict_path is empty: the
+  // digits and a-z, no space class, and labels lower-cased before encoding.
+  static Charset builtin_lowercase();
 
   // Number of CTC classes including blank.
   int num_classes() const { return static_cast<int>(classes_.size()); }
@@ -30,11 +33,14 @@ class Charset {
   // Class index of a character, or -1 when it is not in the dictionary.
   int index_of(const std::string& ch) const;
   const std::string& source() const { return source_; }
+  // True for builtin_lowercase(): labels are lower-cased before encoding.
+  bool lowercases_labels() const { return lowercase_labels_; }
 
  private:
   std::vector<std::string> classes_;
   std::unordered_map<std::string, int> index_;
   std::string source_;
+  bool lowercase_labels_ = false;
 };
 
 }  // namespace ocrforge

@@ -45,6 +45,8 @@ const std::vector<std::string>& ignored_config_keys() {
       "Eval.dataset.transforms.MultiLabelEncode.use_space_char",
       // Threads share memory anyway.
       "Train.loader.use_shared_memory", "Eval.loader.use_shared_memory",
+      // In older PaddleOCR configs; its build_dataloader does not read it.
+      "Train.loader.num_sections", "Eval.loader.num_sections",
   };
   return keys;
 }

@@ -3,6 +3,7 @@
 
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/charset.h"
 #include "ocrforge/core/model_type.h"
 #include "ocrforge/infer/checkpoint_networks.h"
 #include "ocrforge/train/loop/checkpoint.h"
@@ -43,10 +44,15 @@ void rec_checkpoint_params(const std::string& path, RecParams& rec, bool dict_gi
   if (read_model_type(config.root()["Architecture"], "Architecture") != ModelType::Rec) return;  // open() says why
   if (!dict_given) {
     rec.char_dict_path = config.get<std::string>("Global.character_dict_path", "");
-    if (rec.char_dict_path.empty())
-      throw Error("'" + file + "' has no Global.character_dict_path in its config; pass --rec_char_dict_path");
     rec.use_space_char = config.get<bool>("Global.use_space_char", true);
     rec.characters.clear();
+    if (rec.char_dict_path.empty()) {
+      // Trained with PaddleOCR's built-in dictionary (rec_task.cpp).
+      const Charset builtin = Charset::builtin_lowercase();
+      for (int i = 1; i < builtin.num_classes(); ++i) rec.characters.push_back(builtin.text_of(i));
+      rec.characters_source = file + " (PaddleOCR's built-in 0-9a-z: its config has no Global.character_dict_path)";
+      rec.use_space_char = false;
+    }
   }
   if (!shape_given) std::tie(rec.image_h, rec.image_w) = rec_input_size(config.root());
 }

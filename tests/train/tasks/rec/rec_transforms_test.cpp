@@ -109,5 +109,17 @@ TEST(RecResizeImg, RejectsOtherChannelCounts) {
   EXPECT_THROW(rec_resize_img(img, {1, 32, 100}, out.data()), Error);
 }
 
+// PaddleOCR's dictionary for an empty character_dict_path lower-cases each
+// label before encoding; a dictionary from a file never does.
+TEST(CtcLabelEncode, TheBuiltInDictionaryLowerCasesLabels) {
+  const Charset builtin = Charset::builtin_lowercase();
+  const CtcLabel l = ctc_label_encode("Exit-9B", builtin, 25);
+  ASSERT_EQ(l.status, LabelStatus::kOk);
+  EXPECT_EQ(l.text, "exit9b");
+  EXPECT_EQ(l.dropped_chars, 1);  // '-'
+  EXPECT_EQ(l.label[0], builtin.index_of("e"));
+  EXPECT_EQ(ctc_label_encode("aXbY", abc(), 6).text, "ab");  // a file's dictionary keeps case
+}
+
 }  // namespace
 }  // namespace ocrforge

@@ -37,7 +37,8 @@ RecDataSpec rec_data_from_yaml(const YAML::Node& section, const std::string& sec
   }
   const std::string name = present(y::at(ds, ds_path, "name")) ? y::string(y::at(ds, ds_path, "name"), ds_path + ".name") : "SimpleDataSet";
   if (name != "SimpleDataSet")
-    throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported for recognition; use SimpleDataSet");
+    throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported yet for "
+                     "recognition: it reads SimpleDataSet label files (image path, tab, text); use SimpleDataSet");
 
   const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
 

@@ -26,13 +26,15 @@ namespace ocrforge {
 
 RecTask::RecTask(const Config& config, const TrainerSpec& o, torch::Device device)
     : config_(config), device_(device) {
-  // PaddleOCR's own fallback (digits and lower-case letters, every label
-  // lower-cased first) is a different label rule, not just a dictionary.
-  if (o.character_dict_path.empty())
-    throw UsageError("an empty Global.character_dict_path (PaddleOCR's built-in 0-9a-z with labels lower-cased) "
-                     "is not supported yet: set it to ppocr/utils/ic15_dict.txt (the same 36 characters; "
-                     "upper-case letters of labels are then dropped, not lower-cased)");
-  charset_ = Charset::load(o.character_dict_path, o.use_space_char, "Global.character_dict_path");
+  // An empty dictionary path is PaddleOCR's fallback: 0-9a-z with every
+  // label lower-cased first, and no space class (use_space_char does not apply).
+  if (o.character_dict_path.empty()) {
+    charset_ = Charset::builtin_lowercase();
+    info_.push_back("Global.character_dict_path is empty: PaddleOCR's built-in dictionary (0-9a-z, 36 characters; "
+                    "labels lower-cased, other characters dropped; use_space_char does not apply)");
+  } else {
+    charset_ = Charset::load(o.character_dict_path, o.use_space_char, "Global.character_dict_path");
+  }
   max_text_length_ = o.max_text_length;
   seed_ = o.seed;
   ignore_space_ = o.ignore_space;

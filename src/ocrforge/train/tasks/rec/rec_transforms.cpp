@@ -37,7 +37,11 @@ CtcLabel ctc_label_encode(const std::string& text, const Charset& charset, int m
     return out;
   }
   out.label.reserve(static_cast<size_t>(max_text_length));
-  for (const auto& ch : chars) {
+  for (const auto& raw : chars) {
+    // The built-in dictionary's rule (PaddleOCR's `lower`): A-Z read as a-z.
+    std::string ch = raw;
+    if (charset.lowercases_labels() && ch.size() == 1 && ch[0] >= 'A' && ch[0] <= 'Z')
+      ch[0] = static_cast<char>(ch[0] - 'A' + 'a');
     const int idx = charset.index_of(ch);
     if (idx < 0) {
       ++out.dropped_chars;
