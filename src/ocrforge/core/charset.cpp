@@ -12,6 +12,7 @@ Charset Charset::from_chars(std::vector<std::string> chars, bool use_space_char)
   cs.classes_.push_back("");  // blank
   for (auto& c : chars) cs.classes_.push_back(std::move(c));
   if (use_space_char) cs.classes_.push_back(" ");
+  cs.appends_space_ = use_space_char;
   for (size_t i = 1; i < cs.classes_.size(); ++i) cs.index_[cs.classes_[i]] = static_cast<int>(i);  // last wins
   cs.source_ = "<memory>";
   return cs;

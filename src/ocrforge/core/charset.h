@@ -35,12 +35,15 @@ class Charset {
   const std::string& source() const { return source_; }
   // True for builtin_lowercase(): labels are lower-cased before encoding.
   bool lowercases_labels() const { return lowercase_labels_; }
+  // True when use_space_char appended a space class (the last class).
+  bool appends_space() const { return appends_space_; }
 
  private:
   std::vector<std::string> classes_;
   std::unordered_map<std::string, int> index_;
   std::string source_;
   bool lowercase_labels_ = false;
+  bool appends_space_ = false;
 };
 
 }  // namespace ocrforge

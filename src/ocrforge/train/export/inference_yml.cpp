@@ -67,8 +67,7 @@ std::string inference_yml_text(const Config& config, const InferenceIo& io, cons
   YAML::Node post = configured && configured.IsMap() ? YAML::Clone(configured) : YAML::Node();
   if (charset) {
     // The dictionary's characters (classes 1..n; blank is 0, the space last when use_space_char).
-    // The built-in dictionary has no space class whatever use_space_char says.
-    const bool space = !charset->lowercases_labels() && config.get<bool>("Global.use_space_char", true);
+    const bool space = charset->appends_space();
     std::vector<std::string> chars;
     for (int i = 1; i < charset->num_classes() - (space ? 1 : 0); ++i) chars.push_back(charset->text_of(i));
     post["use_space_char"] = space;

@@ -136,9 +136,12 @@ const DetDistillMember& DetDistillTask::member(const std::string& name) const {
   return static_cast<const DetDistillMember&>(member_base(name));
 }
 
-void DetDistillTask::member_to_device(DistillMember& m, torch::Device device) {
-  auto& d = static_cast<DetDistillMember&>(m);
-  if (d.native) d.native->set_channels_last(!device.is_cuda());  // as DetTask: NHWC is faster on CPU
+void DetDistillTask::to_device(torch::Device device) {
+  DistillTask::to_device(device);
+  for (const auto& p : member_list()) {
+    auto& m = static_cast<DetDistillMember&>(*p);
+    if (m.native) m.native->set_channels_last(!device.is_cuda());  // as DetTask: NHWC is faster on CPU
+  }
 }
 
 std::unique_ptr<BatchLoader> DetDistillTask::make_loader(const std::string& name, bool training, int rank,

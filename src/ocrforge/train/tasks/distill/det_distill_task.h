@@ -62,6 +62,7 @@ class DetDistillTask : public DistillTask {
                                            int world_size) override;
   StepLoss train_step(const Batch& batch) override;
   std::string default_main_indicator() const override { return "hmean"; }
+  void to_device(torch::Device device) override;
 
   std::vector<const DetDistillMember*> members() const;
   const DetDistillMember& member(const std::string& name) const;
@@ -74,7 +75,6 @@ class DetDistillTask : public DistillTask {
   std::set<std::string> read_loss(const YAML::Node& loss, const std::vector<std::string>& names) override;
   void read_postprocess(const YAML::Node& postprocess) override;
   std::string base_metric() const override { return "DetMetric"; }
-  void member_to_device(DistillMember& m, torch::Device device) override;
   torch::Tensor eval_output(DistillMember& m, const torch::Tensor& images) override;
   std::unique_ptr<DistillScore> new_score(const DistillMember& m) const override;
   InferenceFolder export_member(const Config& config, const DistillMember& m, const std::string& dir,

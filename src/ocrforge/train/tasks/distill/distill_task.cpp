@@ -98,10 +98,7 @@ std::optional<float> DistillTask::pinned_l2_decay(const std::string& name) const
 
 void DistillTask::to_device(torch::Device device) {
   device_ = device;
-  for (auto& m : members_) {
-    m->module()->to(device);
-    member_to_device(*m, device);
-  }
+  for (auto& m : members_) m->module()->to(device);
 }
 
 EvalMetrics DistillTask::evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) {
@@ -119,8 +116,6 @@ EvalMetrics DistillTask::evaluate(BatchLoader& loader, const std::function<void(
     for (auto& m : members_) {
       const auto it = scores.find(m->spec.name);
       if (it == scores.end()) continue;
-      std::optional<torch::NoGradGuard> frozen;
-      frozen_scope(*m, frozen);
       it->second->add(batch, eval_output(*m, images));
     }
     if (progress) progress(++done, total);

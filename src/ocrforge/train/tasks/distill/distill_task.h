@@ -60,6 +60,7 @@ class DistillTask : public Task {
   torch::nn::Module& model() override { return *container_; }
   std::string architecture_text() const override { return arch_text_; }
   std::optional<float> pinned_l2_decay(const std::string& param_name) const override;
+  // Moves every member; a kind adds its memory format (overriding and calling this).
   void to_device(torch::Device device) override;
   EvalMetrics evaluate(BatchLoader& loader, const std::function<void(size_t, size_t)>& progress) override;
   std::vector<std::string> startup_warnings() const override { return warnings_; }
@@ -90,12 +91,11 @@ class DistillTask : public Task {
   virtual void read_postprocess(const YAML::Node& /*postprocess*/) {}
   // Metric.base_metric_name this kind scores with ("RecMetric", "DetMetric").
   virtual std::string base_metric() const = 0;
-  // The member's network placed on the task's device (memory format).
-  virtual void member_to_device(DistillMember& m, torch::Device device) = 0;
   virtual std::optional<float> member_pinned_l2_decay(const DistillMember& /*m*/, const std::string& /*param*/) const {
     return std::nullopt;
   }
-  // What evaluation scores of member `m` on `images` (run under its frozen scope).
+  // What evaluation scores of member `m` on `images` (the container is in
+  // eval mode without autograd).
   virtual torch::Tensor eval_output(DistillMember& m, const torch::Tensor& images) = 0;
   virtual std::unique_ptr<DistillScore> new_score(const DistillMember& m) const = 0;
   // Writes member `m`'s inference folder `dir`; notes into `report`.

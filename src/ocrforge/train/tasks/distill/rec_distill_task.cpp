@@ -192,14 +192,13 @@ std::optional<float> RecDistillTask::member_pinned_l2_decay(const DistillMember&
   return r.native ? r.native->pinned_l2_decay(param) : std::nullopt;
 }
 
-void RecDistillTask::member_to_device(DistillMember& m, torch::Device device) {
-  // NHWC on CPU for native models, as RecTask (docs/benchmarks.md).
-  auto& r = static_cast<RecDistillMember&>(m);
-  if (r.native) r.native->set_channels_last(!device.is_cuda());
-}
-
 void RecDistillTask::to_device(torch::Device device) {
   DistillTask::to_device(device);
+  // NHWC on CPU for native models, as RecTask (docs/benchmarks.md).
+  for (const auto& p : member_list()) {
+    auto& m = static_cast<RecDistillMember&>(*p);
+    if (m.native) m.native->set_channels_last(!device.is_cuda());
+  }
   for (auto& [key, index] : shared_index_) index = index.to(device);
 }
 

@@ -57,7 +57,6 @@ class RecDistillTask : public DistillTask {
   bool warn_random_frozen(const DistillMember&) const override { return false; }
   std::set<std::string> read_loss(const YAML::Node& loss, const std::vector<std::string>& names) override;
   std::string base_metric() const override { return "RecMetric"; }
-  void member_to_device(DistillMember& m, torch::Device device) override;
   std::optional<float> member_pinned_l2_decay(const DistillMember& m, const std::string& param) const override;
   torch::Tensor eval_output(DistillMember& m, const torch::Tensor& images) override;
   std::unique_ptr<DistillScore> new_score(const DistillMember& m) const override;
