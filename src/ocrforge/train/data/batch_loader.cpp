@@ -34,7 +34,7 @@ struct BatchLoader::Impl {
 
   bool started = false;
   int epoch = 0;
-  std::vector<size_t> order;  // this epoch's dataset indices
+  std::vector<BatchPlan> plan;  // this epoch's batches
   size_t num_batches = 0;
   size_t next_batch = 0;      // the batch next() hands out next
 
@@ -49,21 +49,19 @@ struct BatchLoader::Impl {
   DataStats stats;
   double wait_ms = 0.0;
 
-  size_t count_batches(size_t samples) const {
-    const size_t bs = static_cast<size_t>(spec.batch_size);
-    return spec.drop_last ? samples / bs : (samples + bs - 1) / bs;
+  std::vector<BatchPlan> epoch_plan(int e) const {
+    return sampler->epoch_batches(dataset->size(), e, static_cast<size_t>(spec.batch_size), spec.drop_last);
   }
 
   LoadedBatch build(size_t b) const {
-    const size_t bs = static_cast<size_t>(spec.batch_size);
-    const size_t begin = b * bs, end = std::min(order.size(), begin + bs);
+    const BatchPlan& p = plan[b];
     LoadedBatch out;
     std::vector<Sample> samples;
-    samples.reserve(end - begin);
-    for (size_t i = begin; i < end; ++i) {
-      const size_t idx = order[i];
+    samples.reserve(p.indices.size());
+    for (const size_t idx : p.indices) {
       const uint64_t sample_seed = data_seed({seed, static_cast<uint64_t>(epoch), idx});
-      samples.push_back(dataset->load_sample(idx, sample_seed, &out.stats));
+      samples.push_back(p.height > 0 ? dataset->load_sample_sized(idx, sample_seed, &out.stats, p.height, p.width)
+                                     : dataset->load_sample(idx, sample_seed, &out.stats));
     }
     out.batch = collate(samples);
     return out;
@@ -129,10 +127,13 @@ void BatchLoader::start_epoch(int epoch) {
   Impl& m = *impl_;
   m.stop_workers();
   m.epoch = epoch;
-  m.order = m.sampler->epoch_indices(dataset_->size(), epoch);
-  for (size_t i : m.order)
-    if (i >= dataset_->size()) throw Error("BatchLoader: the sampler returned an index out of range");
-  m.num_batches = m.count_batches(m.order.size());
+  m.plan = m.epoch_plan(epoch);
+  for (const BatchPlan& b : m.plan) {
+    if (b.indices.empty()) throw Error("BatchLoader: the sampler returned an empty batch");
+    for (size_t i : b.indices)
+      if (i >= dataset_->size()) throw Error("BatchLoader: the sampler returned an index out of range");
+  }
+  m.num_batches = m.plan.size();
   m.next_batch = 0;
   m.started = true;
   const size_t w = static_cast<size_t>(spec_.num_workers);
@@ -170,7 +171,7 @@ bool BatchLoader::next(Batch* batch) {
 
 size_t BatchLoader::batches_per_epoch() const {
   if (impl_->started) return impl_->num_batches;
-  return impl_->count_batches(impl_->sampler->epoch_indices(dataset_->size(), 0).size());
+  return impl_->epoch_plan(0).size();
 }
 
 DataStats BatchLoader::stats() const { return impl_->stats; }

@@ -4,6 +4,11 @@
 
 namespace ocrforge {
 
+Sample Dataset::load_sample_sized(size_t, uint64_t, DataStats*, int height, int width) const {
+  throw Error("this data set makes its samples at one input size; a batch of " + std::to_string(height) + " x " +
+              std::to_string(width) + " needs a multi-scale data set (MultiScaleDataSet)");
+}
+
 const torch::Tensor& Batch::at(const std::string& name) const {
   auto it = tensors.find(name);
   if (it == tensors.end()) throw Error("internal: the batch has no tensor '" + name + "' (check KeepKeys)");

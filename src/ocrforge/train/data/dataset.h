@@ -47,6 +47,10 @@ class Dataset {
   // sample is the same on any worker thread); adds what was dropped or
   // replaced to *stats. Must be thread-safe.
   virtual Sample load_sample(size_t index, uint64_t rng_seed, DataStats* stats) const = 0;
+  // load_sample made at height x width instead of the dataset's own size (a
+  // multi-scale batch, sampler.h's BatchPlan). The default throws Error: the
+  // dataset has one input size.
+  virtual Sample load_sample_sized(size_t index, uint64_t rng_seed, DataStats* stats, int height, int width) const;
 };
 
 // Samples of one batch (moved from) -> the batch.

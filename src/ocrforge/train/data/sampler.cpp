@@ -1,6 +1,8 @@
 // Sequential and shuffling samplers (sampler.h).
 #include "ocrforge/train/data/sampler.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <numeric>
 #include <utility>
 
@@ -37,6 +39,19 @@ class ShuffleSampler : public Sampler {
 };
 
 }  // namespace
+
+std::vector<BatchPlan> Sampler::epoch_batches(size_t dataset_size, int epoch, size_t batch_size, bool drop_last) {
+  const std::vector<size_t> order = epoch_indices(dataset_size, epoch);
+  std::vector<BatchPlan> plan;
+  for (size_t begin = 0; begin < order.size(); begin += batch_size) {
+    const size_t end = std::min(order.size(), begin + batch_size);
+    if (drop_last && end - begin < batch_size) break;
+    BatchPlan b;
+    b.indices.assign(order.begin() + static_cast<std::ptrdiff_t>(begin), order.begin() + static_cast<std::ptrdiff_t>(end));
+    plan.push_back(std::move(b));
+  }
+  return plan;
+}
 
 std::shared_ptr<Sampler> make_sequential_sampler() { return std::make_shared<SequentialSampler>(); }
 std::shared_ptr<Sampler> make_shuffle_sampler(uint64_t seed) { return std::make_shared<ShuffleSampler>(seed); }

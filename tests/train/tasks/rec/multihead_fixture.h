@@ -44,13 +44,17 @@ inline YAML::Node multihead_architecture(const MultiHeadOptions& o) {
   return arch;
 }
 
-inline void use_multi_label_encode(YAML::Node root) {
+// CTCLabelEncode -> MultiLabelEncode (SAR labels; with `nrtr`, gtc_encode:
+// NRTRLabelEncode and label_gtc), in both sections.
+inline void use_multi_label_encode(YAML::Node root, bool nrtr = false) {
   for (const char* section : {"Train", "Eval"}) {
     YAML::Node list = root[section]["dataset"]["transforms"];
     for (size_t i = 0; i < list.size(); ++i) {
-      if (list[i]["CTCLabelEncode"]) list[i] = YAML::Load("{MultiLabelEncode: null}");
+      if (list[i]["CTCLabelEncode"] || list[i]["MultiLabelEncode"])
+        list[i] = YAML::Load(nrtr ? "{MultiLabelEncode: {gtc_encode: NRTRLabelEncode}}" : "{MultiLabelEncode: null}");
       if (list[i]["KeepKeys"])
-        list[i] = YAML::Load("{KeepKeys: {keep_keys: [image, label_ctc, label_sar, length, valid_ratio]}}");
+        list[i] = YAML::Load(std::string("{KeepKeys: {keep_keys: [image, label_ctc, ") +
+                             (nrtr ? "label_gtc" : "label_sar") + ", length, valid_ratio]}}");
     }
   }
 }

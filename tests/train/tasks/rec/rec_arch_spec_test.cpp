@@ -78,11 +78,19 @@ TEST(RecArchFromYaml, PPOCRv3MultiHeadTakesTheCtcAndSarBranches) {
   EXPECT_FLOAT_EQ(s.sar->pred_dropout, 0.1f);
   EXPECT_TRUE(s.sar->pred_concat);
   EXPECT_TRUE(s.dropped_heads.empty());
-  // NRTRHead (PP-OCRv4) is still not built: listed as dropped.
+  // NRTRHead (PP-OCRv4): NRTRLabelDecode's classes are the CTC classes + 3.
   std::string v4 = kPPOCRv3;
   v4.replace(v4.find("    - SARHead:"), std::string::npos, "    - NRTRHead: {nrtr_dim: 384, max_text_length: 25}\n");
-  const auto n = rec_arch_from_yaml(YAML::Load(v4), 6625);
+  auto n = rec_arch_from_yaml(YAML::Load(v4), 6625);
   EXPECT_FALSE(n.sar.has_value());
+  ASSERT_TRUE(n.nrtr.has_value());
+  EXPECT_EQ(n.nrtr->out_channels, 6628);
+  EXPECT_EQ(n.nrtr->nrtr_dim, 384);
+  EXPECT_EQ(n.nrtr->heads(), 12);
+  EXPECT_EQ(n.nrtr->num_decoder_layers, 4);
+  EXPECT_TRUE(n.dropped_heads.empty());
+  drop_nrtr_branch(n);  // a run without NRTRLoss
+  EXPECT_FALSE(n.nrtr.has_value());
   EXPECT_EQ(n.dropped_heads, (std::vector<std::string>{"NRTRHead"}));
 }
 

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/train/data/batch_loader.h"
 #include "ocrforge/train/tasks/rec/rec_data_config.h"
 #include "ocrforge/train/tasks/rec/rec_transform_config.h"
 #include "rec_data_fixtures.h"
@@ -126,9 +127,16 @@ TEST(RecTransformConfig, RejectsMisusedMultiLabelEncodeAndRecConAug) {
   EXPECT_NE(m.find("both CTCLabelEncode and MultiLabelEncode"), std::string::npos) << m;
   m = usage_error("[{DecodeImage: }, " + resize + "]");
   EXPECT_NE(m.find("needs a CTCLabelEncode (or MultiLabelEncode)"), std::string::npos) << m;
-  m = usage_error("[{DecodeImage: }, {MultiLabelEncode: {gtc_encode: NRTRLabelEncode}}, " + resize + "]");
-  EXPECT_NE(m.find("MultiLabelEncode.gtc_encode"), std::string::npos) << m;
-  EXPECT_NE(m.find("NRTR branch of MultiHead is not supported yet"), std::string::npos) << m;
+  m = usage_error("[{DecodeImage: }, {MultiLabelEncode: {gtc_encode: SARLabelEncode}}, " + resize + "]");
+  EXPECT_NE(m.find("MultiLabelEncode.gtc_encode': 'SARLabelEncode' is not supported; known: NRTRLabelEncode"),
+            std::string::npos) << m;
+  EXPECT_TRUE(rec_transform_spec_from_yaml(
+                  YAML::Load("[{DecodeImage: }, {MultiLabelEncode: {gtc_encode: NRTRLabelEncode}}, " + resize +
+                             ", {KeepKeys: {keep_keys: [image, label_ctc, label_gtc, length, valid_ratio]}}]"),
+                  "Train.dataset.transforms", test::toy_charset(), 25, true)
+                  .nrtr_labels);
+  m = usage_error("[{DecodeImage: }, {MultiLabelEncode: }, " + resize + ", {KeepKeys: {keep_keys: [image, label_gtc]}}]");
+  EXPECT_NE(m.find("'label_gtc' is not produced"), std::string::npos) << m;
   m = usage_error("[{DecodeImage: }, {MultiLabelEncode: {max_text_len: 3}}, " + resize + "]");
   // (max_text_length itself is accepted and ignored: train/loop/config_keys.cpp)
   EXPECT_NE(m.find("unknown config key 'Train.dataset.transforms[1].MultiLabelEncode.max_text_len'"), std::string::npos) << m;
@@ -374,6 +382,53 @@ TEST(RecDataConfig, RecConAugJoinsSamplesInTrainingOnly) {
     }
   }
   EXPECT_GT(joined, 5);  // prob 1: every sample whose neighbours fit is joined
+}
+
+// PP-OCRv4's Train section: MultiScaleDataSet without RecResizeImg, its
+// MultiScaleSampler setting each batch's size; the loader makes batches of
+// both scales at their batch sizes, with the NRTR label.
+TEST(RecDataConfig, MultiScaleDataSetTakesItsSizesFromTheSampler) {
+  const std::string transforms =
+      "[{DecodeImage: }, {MultiLabelEncode: {gtc_encode: NRTRLabelEncode}}, "
+      "{KeepKeys: {keep_keys: [image, label_ctc, label_gtc, length, valid_ratio]}}]";
+  const auto section = [&](const std::string& t) {
+    YAML::Node n = section_with(t);
+    n["dataset"]["name"] = "MultiScaleDataSet";
+    n["dataset"]["ds_width"] = false;
+    n["sampler"] = YAML::Load("{name: MultiScaleSampler, scales: [[96, 32], [96, 48]], first_bs: 4, fix_bs: false, "
+                              "divided_factor: [8, 16], is_training: true}");
+    return n;
+  };
+  const RecDataSpec s = rec_data_from_yaml(section(transforms), "Train", test::toy_charset(), 25, 1024, true);
+  ASSERT_TRUE(s.sampler.has_value());
+  EXPECT_EQ(s.dataset->transforms().image_shape, (std::array<int, 3>{3, 32, 96}));
+  DataStats stats;
+  const Sample tall = s.dataset->load_sample_sized(0, 5, &stats, 48, 96);
+  EXPECT_EQ(tall.tensors.at("image").sizes(), (std::vector<int64_t>{3, 48, 96}));
+  EXPECT_EQ(tall.tensors.at("label_gtc")[0].item<int64_t>(), 2);  // <s>
+  BatchLoader loader(s.dataset, s.loader, 1024, make_multi_scale_sampler(*s.sampler, 1024, 0, 1));
+  loader.start_epoch(0);
+  std::map<int64_t, int64_t> batch_size_of_height;
+  Batch b;
+  while (loader.next(&b)) batch_size_of_height[b.at("image").size(2)] = b.at("image").size(0);
+  EXPECT_EQ(batch_size_of_height, (std::map<int64_t, int64_t>{{32, 4}, {48, 2}}));  // 4 x 32 x 96 / (48 x 96)
+
+  const auto msg = [](const YAML::Node& n) {
+    return ocrforge::test::message_of<UsageError>(
+        [&] { rec_data_from_yaml(n, "Train", test::toy_charset(), 25, 1024, true); });
+  };
+  YAML::Node no_sampler = section(transforms);
+  no_sampler.remove("sampler");
+  EXPECT_NE(msg(no_sampler).find("Train.sampler' is missing"), std::string::npos);
+  EXPECT_NE(msg(section("[{DecodeImage: }, {CTCLabelEncode: }, {RecResizeImg: {image_shape: [3, 32, 96]}}]"))
+                .find("remove RecResizeImg"),
+            std::string::npos);
+  YAML::Node ds_width = section(transforms);
+  ds_width["dataset"]["ds_width"] = true;
+  EXPECT_NE(msg(ds_width).find("Train.dataset.ds_width': true"), std::string::npos);
+  YAML::Node simple = section_with("[{DecodeImage: }, {CTCLabelEncode: }, {RecResizeImg: {image_shape: [3, 32, 96]}}]");
+  simple["sampler"] = section(transforms)["sampler"];
+  EXPECT_NE(msg(simple).find("only with dataset name MultiScaleDataSet"), std::string::npos);
 }
 
 }  // namespace

@@ -39,12 +39,19 @@ TEST(RecLossSpec, CtcLossAndPaddleOcrsMultiLoss) {
   EXPECT_EQ(w.sar_ignore_index.value_or(-1), 6626);
 }
 
-// PP-OCRv4's MultiLoss: the NRTRLoss entry is recorded (its branch is not built).
-TEST(RecLossSpec, PaddleOcrV4MultiLossRecordsTheNrtrEntry) {
+// PP-OCRv4's MultiLoss: CTCLoss + NRTRLoss (label smoothing on by default, as PaddleOCR).
+TEST(RecLossSpec, PaddleOcrV4MultiLossReadsNrtrLoss) {
   const RecLossSpec v4 = rec_loss_from_yaml(YAML::Load("{name: MultiLoss, loss_config_list: [{CTCLoss: }, {NRTRLoss: }]}"));
   EXPECT_TRUE(v4.ctc);
   EXPECT_FALSE(v4.sar);
+  EXPECT_TRUE(v4.nrtr);
+  EXPECT_TRUE(v4.nrtr_smoothing);
   EXPECT_EQ(v4.nrtr_entry, "Loss.loss_config_list[1].NRTRLoss");
+  EXPECT_FALSE(rec_loss_from_yaml(YAML::Load("{name: MultiLoss, loss_config_list: [{CTCLoss: }, "
+                                             "{NRTRLoss: {smoothing: false}}]}"))
+                   .nrtr_smoothing);
+  EXPECT_NE(error_of("{name: MultiLoss, loss_config_list: [{CTCLoss: }, {SARLoss: }, {NRTRLoss: }]}").find("NRTRLoss"),
+            std::string::npos);
   EXPECT_TRUE(rec_loss_from_yaml(YAML::Load("{name: CTCLoss}")).nrtr_entry.empty());
 }
 

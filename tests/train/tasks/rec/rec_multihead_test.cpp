@@ -2,7 +2,8 @@
 // trained with MultiLoss (CTCLoss + SARLoss, logged under PaddleOCR's names),
 // MultiLabelEncode feeds it label_sar, use_guide is honoured with it, and the
 // pairings that cannot train (MultiHead + CTCLoss, MultiLoss without SAR,
-// CTCLabelEncode, a wrong ignore_index, NRTRHead) fail or warn naming the key.
+// CTCLabelEncode, a wrong ignore_index) fail or warn naming the key; PP-OCRv4's
+// NRTR branch trains with NRTRLoss and is left out without it.
 #include <gtest/gtest.h>
 
 #include "ocrforge/core/config.h"
@@ -162,9 +163,9 @@ TEST(RecMultiHead, PairingsThatCannotTrainNameTheKey) {
   EXPECT_NE(thrown([&] { task_for(both); }).find("lists both SARHead and NRTRHead"), std::string::npos);
 }
 
-// NRTRHead (PP-OCRv4's guide) stays not built: the CTC branch trains alone,
-// use_guide is turned off with a warning, as before.
-TEST(RecMultiHead, NrtrHeadIsStillLeftOutWithItsMessage) {
+// NRTRHead without NRTRLoss (a CTC-only fine-tune of a PP-OCRv4 config):
+// the NRTR branch is left out with a warning, use_guide turned off.
+TEST(RecMultiHead, NrtrHeadWithoutItsLossIsLeftOutWithAWarning) {
   const auto t = test::make_tiny_task("multihead_nrtr", 4);
   test::MultiHeadOptions o;
   o.neck = "svtr";
@@ -175,28 +176,71 @@ TEST(RecMultiHead, NrtrHeadIsStillLeftOutWithItsMessage) {
                      "use_guide: true}}}, {NRTRHead: {nrtr_dim: 64, max_text_length: 8}}]"});
   auto task = task_for(c);
   const auto w = task->startup_warnings();
-  EXPECT_TRUE(contains(w, "MultiHead: only the CTC branch is trained; not built: NRTRHead"));
-  EXPECT_TRUE(contains(w, "use_guide: True trains the backbone through the NRTRHead branch, which is not built"));
+  EXPECT_TRUE(contains(w, "MultiHead: only the CTC branch is trained; left out (no loss of this run reads it): NRTRHead"));
+  EXPECT_TRUE(contains(w, "use_guide: True trains the backbone through the NRTRHead branch, which is left out"));
   EXPECT_NO_THROW(task->check_trainable());
-  EXPECT_FALSE(dynamic_cast<RecTask*>(task.get())->rec_model()->sar_head());
+  auto* rec = dynamic_cast<RecTask*>(task.get());
+  EXPECT_FALSE(rec->rec_model()->sar_head());
+  EXPECT_FALSE(rec->rec_model()->gtc_head());
+  // PP-OCRv4's MultiLoss with its NRTRLoss entry taken out trains the CTC branch alone.
+  c.apply_overrides({"Loss.name=MultiLoss", "Loss.loss_config_list=[{CTCLoss: }]"});
+  auto multi = task_for(c);
+  EXPECT_TRUE(contains(multi->startup_warnings(), "left out (no loss of this run reads it): NRTRHead"));
+  EXPECT_NO_THROW(multi->check_trainable());
 }
 
-// PP-OCRv4's MultiLoss lists NRTRLoss for that branch: the config builds (so
-// export, eval and infer read its CTC branch) but training is refused,
-// naming the entry; NRTRLoss without an NRTRHead is a mistake.
-TEST(RecMultiHead, NrtrLossBuildsTheCtcBranchAndRefusesTraining) {
+// PP-OCRv4's MultiLoss (CTCLoss + NRTRLoss) trains both branches, logged
+// under PaddleOCR's names; NRTRLoss without an NRTRHead, or with a
+// MultiLabelEncode that makes no label_gtc, is a mistake naming the key.
+TEST(RecMultiHead, NrtrLossTrainsTheNrtrBranch) {
+  torch::manual_seed(11);
   const auto t = test::make_tiny_task("multihead_nrtr_loss", 4);
   test::MultiHeadOptions o;
   o.neck = "svtr";
   o.sar = false;
+  const std::string heads =
+      "Architecture.Head.head_list=[{CTCHead: {Neck: {name: svtr, dims: 32, depth: 1, hidden_dims: 32}}}, "
+      "{NRTRHead: {nrtr_dim: 64, max_text_length: 8}}]";
   Config c = Config::from_string(test::tiny_multihead_config(t, 1, 4, o));
-  c.apply_overrides({"Architecture.Head.head_list=[{CTCHead: {Neck: {name: svtr, dims: 32, depth: 1, hidden_dims: 32}}}, "
-                     "{NRTRHead: {nrtr_dim: 64, max_text_length: 8}}]",
-                     "Loss.name=MultiLoss", "Loss.loss_config_list=[{CTCLoss: }, {NRTRLoss: }]"});
-  auto task = task_for(c);
-  EXPECT_NE(thrown([&] { task->check_trainable(); })
-                .find("Loss.loss_config_list[1].NRTRLoss: the NRTR branch of MultiHead is not supported yet for training"),
-            std::string::npos);
+  c.apply_overrides({heads, "Loss.name=MultiLoss", "Loss.loss_config_list=[{CTCLoss: }, {NRTRLoss: }]"});
+  // MultiLabelEncode without gtc_encode makes label_sar, not label_gtc: the key check says so.
+  EXPECT_NE(thrown([&] { task_for(c); }).find("gtc_encode: NRTRLabelEncode"), std::string::npos);
+  YAML::Node root = YAML::Clone(c.root());
+  test::use_multi_label_encode(root, /*nrtr=*/true);
+  const Config v4 = Config::from_string(YAML::Dump(root));  // the task keeps a reference
+  auto task = task_for(v4);
+  auto* rec = dynamic_cast<RecTask*>(task.get());
+  ASSERT_TRUE(rec->rec_model()->gtc_head());
+  EXPECT_TRUE(contains(task->startup_info(), "the NRTR branch (nrtr_dim 64, 4 decoder layers"));
+  auto loader = task->make_loader("Train", true, 0, 1);
+  loader->start_epoch(0);
+  Batch batch;
+  ASSERT_TRUE(loader->next(&batch));
+  EXPECT_EQ(batch.at("label_gtc").sizes(), (std::vector<int64_t>{4, 8}));
+  EXPECT_EQ(batch.at("label_gtc")[0][0].item<int64_t>(), 2);  // <s>
+  task->model().train();
+  const StepLoss s = task->train_step(batch);
+  ASSERT_EQ(s.parts.size(), 2u);
+  EXPECT_EQ(s.parts[0].first, "CTCLoss");
+  EXPECT_EQ(s.parts[1].first, "NRTRLoss");
+  EXPECT_GT(s.parts[1].second, 1.0);  // about log(15) untrained
+  EXPECT_NEAR(s.loss.item<double>(), s.parts[0].second + s.parts[1].second, 1e-4 * s.loss.item<double>());
+  s.loss.backward();
+  EXPECT_TRUE(task->model().named_parameters()["gtc_head.tgt_word_prj.weight"].grad().defined());
+  EXPECT_TRUE(task->model().named_parameters()["before_gtc.1.fc.weight"].grad().defined());
+  // The branch learns: 40 Adam steps on this batch lower NRTRLoss well below
+  // its start (label smoothing keeps it above about 0.6 here).
+  torch::optim::Adam adam(task->model().parameters(), torch::optim::AdamOptions(5e-3));
+  double last = 0;
+  for (int i = 0; i < 40; ++i) {
+    adam.zero_grad();
+    const StepLoss step = task->train_step(batch);
+    step.loss.backward();
+    adam.step();
+    last = step.parts[1].second;
+  }
+  EXPECT_LT(last, 0.65 * s.parts[1].second) << "NRTRLoss " << s.parts[1].second << " -> " << last;
+
   Config no_head = Config::from_string(test::tiny_multihead_config(t, 1, 4, o));
   no_head.apply_overrides({"Architecture.Head.head_list=[{CTCHead: {Neck: {name: svtr, dims: 32, depth: 1, "
                            "hidden_dims: 32}}}]",

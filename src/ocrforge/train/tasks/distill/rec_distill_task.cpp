@@ -73,6 +73,7 @@ std::shared_ptr<DistillMember> RecDistillTask::build_member(const DistillMemberS
     *what = "ONNX model " + t.spec.onnx_model;
   } else {
     m->arch = under_member(spec, [&] { return rec_arch_from_yaml(spec.arch, m->charset.num_classes()); });
+    drop_nrtr_branch(m->arch);  // no distillation loss reads it yet
     const std::string guide = drop_guide_without_branch(m->arch, spec.path);
     if (!guide.empty()) warnings_.push_back(guide);
     const std::string heads = dropped_heads_warning(m->arch, spec.path);
@@ -205,7 +206,7 @@ void RecDistillTask::to_device(torch::Device device) {
 std::unique_ptr<BatchLoader> RecDistillTask::make_loader(const std::string& name, bool training, int rank,
                                                          int world_size) {
   return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_,
-                         training && !sar_used_.empty(), training ? &info_ : nullptr);
+                         training && !sar_used_.empty() ? "label_sar" : "", training ? &info_ : nullptr);
 }
 
 RecForward RecDistillTask::run(RecDistillMember& m, const torch::Tensor& images, const SarTargets* sar) {

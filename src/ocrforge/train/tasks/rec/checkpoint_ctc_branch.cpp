@@ -8,7 +8,13 @@ namespace ocrforge {
 
 namespace {
 
-bool sar_key(const std::string& k) { return k.rfind("sar_head.", 0) == 0 || k.find(".sar_head.") != std::string::npos; }
+// A key of a MultiHead's training-only branch: SAR (sar_head.*) or NRTR
+// (before_gtc.*, gtc_head.*), at the top or below a distillation member.
+bool guide_key(const std::string& k) {
+  for (const char* part : {"sar_head.", "before_gtc.", "gtc_head."})
+    if (k.rfind(part, 0) == 0 || k.find(std::string(".") + part) != std::string::npos) return true;
+  return false;
+}
 
 std::string listed(const std::vector<std::string>& keys) {
   std::string s;
@@ -23,9 +29,9 @@ void load_checkpoint_ctc_branch(const std::string& prefix, torch::nn::Module& mo
   const PretrainedReport r = load_pretrained(prefix, model);
   std::vector<std::string> missing, unexpected;
   for (const auto& k : r.missing)
-    if (!sar_key(k)) missing.push_back(k);
+    if (!guide_key(k)) missing.push_back(k);
   for (const auto& k : r.unexpected)
-    if (!sar_key(k)) unexpected.push_back(k);
+    if (!guide_key(k)) unexpected.push_back(k);
   if (missing.empty() && unexpected.empty() && r.shape_mismatch.empty()) return;
   throw Error("checkpoint '" + checkpoint_path(prefix) + "' does not fit this model (a different architecture?): " +
               (missing.empty() ? "" : "missing keys: " + listed(missing) + "; ") +

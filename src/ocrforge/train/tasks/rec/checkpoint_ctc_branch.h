@@ -1,8 +1,9 @@
 // Loading a recognizer checkpoint for what reads only the CTC branch
-// (export, inference from a checkpoint): the training-only SARHead of a
-// PP-OCRv3 MultiHead may be absent on either side. Checkpoints trained
-// before ocrforge built the SAR branch have no sar_head.* tensors; an
-// inference model is built without it while the checkpoint holds it.
+// (export, inference from a checkpoint): the training-only branch of a
+// MultiHead (PP-OCRv3's SARHead, PP-OCRv4 / v5's NRTR branch) may be absent
+// on either side. A checkpoint of a CTC-only fine-tune has none; a model
+// built without the branch (a config that lists no NRTRLoss) may read a
+// checkpoint that holds it.
 #pragma once
 #include <string>
 
@@ -11,8 +12,9 @@
 namespace ocrforge {
 
 // Every tensor of `model` must be in the checkpoint with its shape, and the
-// checkpoint must hold nothing else, except tensors under a "sar_head." module
-// (sar_head.* or <member>.sar_head.*), which may be missing or unexpected.
+// checkpoint must hold nothing else, except tensors under a "sar_head.",
+// "before_gtc." or "gtc_head." module (at the top or below a member:
+// <member>.sar_head.*), which may be missing or unexpected.
 // Error naming the file and the keys otherwise (nothing is guaranteed about
 // `model`'s weights after an Error).
 void load_checkpoint_ctc_branch(const std::string& prefix, torch::nn::Module& model);

@@ -87,12 +87,19 @@ HeadSpec ctc_head_from_yaml(const YAML::Node& n, const std::string& path, int nu
 }
 
 // MultiHead: take the CTCHead entry (its own Neck, whose name is the encoder
-// type, and Head) and the SARHead entry (PP-OCRv3's guidance branch); record
-// NRTRHead (PP-OCRv4's, not built) as dropped.
+// type, and Head), the SARHead entry (PP-OCRv3's guidance branch) or the
+// NRTRHead entry (PP-OCRv4 / v5's).
 void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_classes, RecArchSpec& spec) {
   // PaddleOCR derives it from the dictionary; accepted as written, not used.
   note_config_whole(path + ".out_channels_list");
   note_config_read(path + ".head_list");
+  bool use_pos = false, use_pool = false;
+  read(n, "use_pos", path, use_pos);
+  read(n, "use_pool", path, use_pool);
+  // use_pool reshapes the input as SVTRNet's token sequence (ch_PP-OCRv4_rec_svtr_large.yml).
+  if (use_pool)
+    throw UsageError(path + ".use_pool: pooling SVTRNet's tokens before the heads is not supported yet (it belongs to "
+                            "the SVTRNet backbone, which is not built); set it to false");
   const auto list = n["head_list"];
   if (!list || !list.IsSequence()) throw UsageError(path + ".head_list: missing or not a list");
   bool found = false;
@@ -104,8 +111,7 @@ void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_
     if (name == "SARHead") {
       spec.sar = sar_head_from_yaml(args, p + ".SARHead", num_classes);
     } else if (name == "NRTRHead") {
-      note_config_whole(p + ".NRTRHead");  // listed and left out, as a whole
-      spec.dropped_heads.push_back(name);
+      spec.nrtr = nrtr_head_from_yaml(args, p + ".NRTRHead", num_classes);
     } else if (name == "CTCHead") {
       found = true;
       const auto cp = p + ".CTCHead";
@@ -121,8 +127,9 @@ void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_
   }
   if (!found) throw UsageError(path + ".head_list: no CTCHead entry; ocrforge trains the CTC branch");
   // PaddleOCR's MultiHead runs one guidance head: NRTR when listed, else SAR.
-  if (spec.sar && !spec.dropped_heads.empty())
+  if (spec.sar && spec.nrtr)
     throw UsageError(path + ".head_list: lists both SARHead and NRTRHead; MultiHead trains one guidance head, keep one");
+  if (spec.nrtr) spec.nrtr->use_pos = use_pos;
 }
 
 }  // namespace
@@ -164,6 +171,12 @@ RecArchSpec rec_arch_from_yaml(const YAML::Node& arch, int num_classes) {
   }
   validate_rec_arch(spec);
   return spec;
+}
+
+void drop_nrtr_branch(RecArchSpec& spec) {
+  if (!spec.nrtr) return;
+  spec.nrtr.reset();
+  spec.dropped_heads.push_back("NRTRHead");
 }
 
 }  // namespace ocrforge

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ocrforge/train/tasks/rec/nrtr_head_spec.h"
 #include "ocrforge/train/tasks/rec/sar_head_spec.h"
 
 namespace YAML {
@@ -76,8 +77,11 @@ struct RecArchSpec {
   // backbone's features (models/sar_head.h); inference and export use the CTC
   // branch alone. Empty for a CTCHead or a MultiHead without SARHead.
   std::optional<SarHeadSpec> sar;
-  // Training-only auxiliary heads of a PaddleOCR MultiHead that are not built
-  // (NRTRHead): the trainer logs them.
+  // The NRTRHead of a PaddleOCR MultiHead (PP-OCRv4 / v5): a training-only
+  // Transformer branch on the backbone's features (nrtr_head.h).
+  std::optional<NrtrHeadSpec> nrtr;
+  // Training-only heads of a PaddleOCR MultiHead that are left out (an
+  // NRTRHead whose loss the run does not list, drop_nrtr_branch): the trainer logs them.
   std::vector<std::string> dropped_heads;
 };
 
@@ -85,11 +89,15 @@ struct RecArchSpec {
 // as Architecture.Models.Student). num_classes = CTC classes (blank + dict
 // (+ space)). Accepts Head.name CTCHead with a top-level Neck, or MultiHead
 // (PP-OCRv3/v4 style): its CTCHead entry (its Neck and Head) is the main
-// branch, a SARHead entry becomes `sar`, an NRTRHead entry is listed in
-// dropped_heads. Unknown names or keys throw UsageError naming the key path and the
+// branch, a SARHead entry becomes `sar`, an NRTRHead entry `nrtr` (with
+// MultiHead's use_pos). Unknown names or keys throw UsageError naming the key path and the
 // known values, e.g. "Architecture.Backbone.name: unknown backbone 'X'
 // (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3)".
 RecArchSpec rec_arch_from_yaml(const YAML::Node& architecture, int num_classes);
+
+// Leaves the NRTR branch out (a run that lists no NRTRLoss, a distillation
+// member): `nrtr` moves to dropped_heads. Nothing happens without one.
+void drop_nrtr_branch(RecArchSpec& spec);
 
 // Checks names, list lengths and value ranges; throws UsageError (message
 // names the Architecture key). RecModel's constructor calls it.

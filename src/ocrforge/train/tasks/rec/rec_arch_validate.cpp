@@ -54,6 +54,7 @@ void validate_rec_arch(const RecArchSpec& s) {
   if (s.head.out_channels < 2) fail("Head.out_channels", "needs >= 2 CTC classes (set from the dictionary)");
   if (s.head.mid_channels < 0) fail("Head.mid_channels", "must be >= 0");
   if (s.sar) validate_sar_head(*s.sar, "Architecture.Head.SARHead");
+  if (s.nrtr) validate_nrtr_head(*s.nrtr, "Architecture.Head.NRTRHead");
 }
 
 }  // namespace ocrforge

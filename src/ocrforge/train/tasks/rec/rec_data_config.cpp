@@ -36,16 +36,35 @@ RecDataSpec rec_data_from_yaml(const YAML::Node& section, const std::string& sec
                        std::to_string(idx));
   }
   const std::string name = present(y::at(ds, ds_path, "name")) ? y::string(y::at(ds, ds_path, "name"), ds_path + ".name") : "SimpleDataSet";
-  if (name != "SimpleDataSet")
+  if (name != "SimpleDataSet" && name != "MultiScaleDataSet")
     throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported yet for "
-                     "recognition: it reads SimpleDataSet label files (image path, tab, text); use SimpleDataSet");
+                     "recognition: it reads SimpleDataSet label files (image path, tab, text); use SimpleDataSet "
+                     "(or MultiScaleDataSet with a MultiScaleSampler)");
+  const bool multi_scale = name == "MultiScaleDataSet";
+  const YAML::Node sampler = y::at(section, section_name, "sampler");
+  RecDataSpec setup;
+  if (multi_scale) {
+    if (!present(sampler))
+      throw UsageError("config key '" + section_name + ".sampler' is missing: MultiScaleDataSet takes its batches' "
+                       "sizes from a MultiScaleSampler (name, scales, first_bs, fix_bs, divided_factor)");
+    const YAML::Node ds_width = y::at(ds, ds_path, "ds_width");
+    if (present(ds_width) && y::boolean(ds_width, ds_path + ".ds_width"))
+      throw UsageError("config key '" + ds_path + ".ds_width': true (batches sorted by width/height ratio, label "
+                       "files with width and height columns) is not supported yet; use false");
+    setup.sampler = multi_scale_sampler_from_yaml(sampler, section_name + ".sampler");
+  } else if (present(sampler)) {
+    throw UsageError("config key '" + section_name + ".sampler': a sampler is read only with dataset name "
+                     "MultiScaleDataSet; remove it or set " + ds_path + ".name: MultiScaleDataSet");
+  }
 
   const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
 
-  RecTransformSpec transforms =
-      rec_transform_spec_from_yaml(y::at(ds, ds_path, "transforms"), ds_path + ".transforms", charset, max_text_length, training);
+  RecTransformSpec transforms = rec_transform_spec_from_yaml(
+      y::at(ds, ds_path, "transforms"), ds_path + ".transforms", charset, max_text_length, training, multi_scale);
+  // The first scale as written: the size of batches made outside the sampler
+  // (none in training; it is what a multi-scale run's own size means).
+  if (multi_scale) transforms.image_shape = {3, setup.sampler->scales[0].height, setup.sampler->scales[0].width};
 
-  RecDataSpec setup;
   setup.loader = loader_from_yaml(y::at(section, section_name, "loader"), section_name + ".loader", training);
   setup.dataset = std::make_shared<RecDataset>(list, std::move(transforms), training);
   return setup;

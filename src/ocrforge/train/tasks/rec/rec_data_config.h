@@ -6,11 +6,13 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <yaml-cpp/yaml.h>
 
 #include "ocrforge/core/charset.h"
+#include "ocrforge/train/tasks/rec/multi_scale_sampler.h"
 #include "ocrforge/train/tasks/rec/rec_dataset.h"
 #include "ocrforge/train/tasks/rec/rec_loader.h"
 
@@ -19,6 +21,9 @@ namespace ocrforge {
 struct RecDataSpec {
   std::shared_ptr<RecDataset> dataset;
   LoaderSpec loader;
+  // MultiScaleDataSet: its `<Section>.sampler` (the batches' sizes and batch
+  // sizes; the loader's batch_size / shuffle / drop_last are then unused).
+  std::optional<MultiScaleSamplerSpec> sampler;
 };
 
 // `section_name` ("Train" / "Eval") prefixes key paths in errors. `charset`
@@ -28,7 +33,8 @@ struct RecDataSpec {
 // replaces.
 // Relative data_dir / label files are used as written (relative to the
 // working directory, as in PaddleOCR). Throws UsageError for config
-// mistakes (unknown keys, dataset names other than SimpleDataSet, bad
+// mistakes (unknown keys, dataset names other than SimpleDataSet and
+// MultiScaleDataSet, MultiScaleDataSet without its sampler or with ds_width, bad
 // values) and Error for unreadable or malformed label files.
 RecDataSpec rec_data_from_yaml(const YAML::Node& section, const std::string& section_name, const Charset& charset,
                                 int max_text_length, uint64_t seed, bool training);

@@ -4,12 +4,13 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/data/data_rng.h"
 #include "ocrforge/train/data/replacement.h"
+#include "ocrforge/train/tasks/rec/nrtr_label_encode.h"
 #include "ocrforge/train/tasks/rec/sar_label_encode.h"
 
 namespace ocrforge {
 
 const char* const RecDataset::kSarTooLongReason =
-    "texts too long for MultiLabelEncode's SAR label (max_text_length - 2 characters at most; replaced)";
+    "texts too long for MultiLabelEncode's SAR / NRTR label (max_text_length - 2 characters at most; replaced)";
 
 RecDataset::RecDataset(std::vector<RecLabel> samples, RecTransformSpec transforms, bool random_replacement)
     : samples_(std::move(samples)), transforms_(std::move(transforms)), random_replacement_(random_replacement) {
@@ -47,14 +48,18 @@ int RecDataset::con_aug(RecConAugPart* part, uint64_t rng_seed) const {
   return rec_con_aug(part, transforms_.con_aug, rng, next_ext);
 }
 
-bool RecDataset::encode_sar(const CtcLabel& label, RecSample* out) const {
+bool RecDataset::encode_guide(const CtcLabel& label, RecSample* out) const {
   if (!transforms_.multi_label_encode) return true;
   const std::vector<int64_t> text(label.label.begin(), label.label.begin() + label.length);
-  out->label_sar = sar_label_from_ctc(text, sar_classes(transforms_.charset), transforms_.max_text_length);
-  return !out->label_sar.empty();
+  const int max_len = transforms_.max_text_length;
+  out->guide_label = transforms_.nrtr_labels
+                         ? nrtr_label_from_ctc(text, transforms_.charset.num_classes() - 1, max_len)
+                         : sar_label_from_ctc(text, sar_classes(transforms_.charset), max_len);
+  return !out->guide_label.empty();
 }
 
-RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSample* out, long* dropped) const {
+RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, const std::array<int, 3>& shape,
+                                         RecSample* out, long* dropped) const {
   const RecLabel& entry = samples_[index];
   // The label first: a rejected label costs no image decode.
   CtcLabel label = ctc_label_encode(entry.text, transforms_.charset, transforms_.max_text_length);
@@ -62,7 +67,7 @@ RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSam
   if (label.status == LabelStatus::kTooLong) return Outcome::kTooLong;
   if (label.status == LabelStatus::kEmpty) return Outcome::kEmpty;
   // MultiLabelEncode drops what either of its encoders rejects (PaddleOCR).
-  if (!encode_sar(label, out)) return Outcome::kSarTooLong;
+  if (!encode_guide(label, out)) return Outcome::kSarTooLong;
 
   cv::Mat img;
   const DecodeStatus ds = decode_image(entry.path, &img);
@@ -81,14 +86,13 @@ RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSam
       label = ctc_label_encode(part.text, transforms_.charset, transforms_.max_text_length);
       if (label.status != LabelStatus::kOk) return Outcome::kTooLong;
       *dropped += label.dropped_chars - own_dropped;
-      if (!encode_sar(label, out)) return Outcome::kSarTooLong;
+      if (!encode_guide(label, out)) return Outcome::kSarTooLong;
     }
   }
   if (transforms_.use_aug) {
     DataRng rng(rng_seed);
     img = rec_aug(img, transforms_.aug, rng);
   }
-  const auto& shape = transforms_.image_shape;
   out->image.assign(static_cast<size_t>(shape[0]) * shape[1] * shape[2], 0.0f);
   out->valid_ratio = rec_resize_img(img, shape, out->image.data());
   out->label = std::move(label.label);
@@ -100,6 +104,12 @@ RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, RecSam
 }
 
 RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats) const {
+  return load(index, rng_seed, stats, transforms_.image_shape);
+}
+
+RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats, const std::array<int, 3>& shape) const {
+  if (shape[0] != 3 || shape[1] <= 0 || shape[2] <= 0)
+    throw Error("RecDataset::load: image shape must be 3 x H x W with H, W > 0");
   if (index >= samples_.size())
     throw Error("RecDataset::load: index " + std::to_string(index) + " out of range (size " +
                 std::to_string(samples_.size()) + ")");
@@ -111,7 +121,7 @@ RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats) co
     const uint64_t seed = a.seed;
     current = a.index;
     RecSample sample;
-    const Outcome o = try_load(current, seed, &sample, &local.dropped_chars);
+    const Outcome o = try_load(current, seed, shape, &sample, &local.dropped_chars);
     switch (o) {
       case Outcome::kOk:
         if (stats) *stats += local;
@@ -122,7 +132,7 @@ RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats) co
       case Outcome::kEmpty: ++local.empty_label; last_problem = "label empty after dropping unknown characters"; break;
       case Outcome::kSarTooLong:
         ++local.other[kSarTooLongReason];
-        last_problem = "label of max_text_length - 1 or more characters (MultiLabelEncode's SAR label)";
+        last_problem = "label of max_text_length - 1 or more characters (MultiLabelEncode's SAR / NRTR label)";
         break;
     }
     last_problem = "'" + samples_[current].path + "': " + last_problem;
@@ -137,16 +147,23 @@ RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats) co
 namespace ocrforge {
 
 Sample RecDataset::load_sample(size_t index, uint64_t rng_seed, DataStats* stats) const {
-  RecSample r = load(index, rng_seed, stats);
-  const auto& shape = transforms_.image_shape;
+  return to_sample(load(index, rng_seed, stats), transforms_.image_shape);
+}
+
+Sample RecDataset::load_sample_sized(size_t index, uint64_t rng_seed, DataStats* stats, int height, int width) const {
+  const std::array<int, 3> shape{3, height, width};
+  return to_sample(load(index, rng_seed, stats, shape), shape);
+}
+
+Sample RecDataset::to_sample(RecSample r, const std::array<int, 3>& shape) const {
   Sample s;
   s.tensors["image"] = torch::from_blob(r.image.data(), {shape[0], shape[1], shape[2]}, torch::kFloat32).clone();
   s.tensors["label"] = torch::from_blob(r.label.data(), {static_cast<int64_t>(r.label.size())}, torch::kInt64).clone();
   s.tensors["length"] = torch::tensor(r.length, torch::kInt64);
   s.tensors["valid_ratio"] = torch::tensor(r.valid_ratio, torch::kFloat32);
-  if (!r.label_sar.empty())
-    s.tensors["label_sar"] =
-        torch::from_blob(r.label_sar.data(), {static_cast<int64_t>(r.label_sar.size())}, torch::kInt64).clone();
+  if (!r.guide_label.empty())
+    s.tensors[transforms_.nrtr_labels ? "label_gtc" : "label_sar"] =
+        torch::from_blob(r.guide_label.data(), {static_cast<int64_t>(r.guide_label.size())}, torch::kInt64).clone();
   s.text = std::move(r.text);
   s.path = std::move(r.path);
   return s;

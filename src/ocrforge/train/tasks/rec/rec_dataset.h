@@ -2,6 +2,7 @@
 // transforms. Loading never throws for a bad sample: it is replaced by
 // another one and counted (DataStats), as PaddleOCR replaces and logs.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,13 +16,15 @@
 namespace ocrforge {
 
 // One transformed sample (KeepKeys [image, label, length, valid_ratio];
-// MultiLabelEncode's label_ctc is `label`, and it adds label_sar).
+// MultiLabelEncode's label_ctc is `label`, and it adds label_sar or label_gtc).
 struct RecSample {
   std::vector<float> image;     // C x H x W floats in [-1, 1] (CHW, BGR), zero-padded on the right
   float valid_ratio = 1.0f;     // resized width / W
   std::vector<int64_t> label;   // max_text_length class indices, 0-padded
   int64_t length = 0;           // real indices in `label`
-  std::vector<int64_t> label_sar;  // MultiLabelEncode only: SARLabelEncode's max_text_length indices (sar_label_encode.h)
+  // MultiLabelEncode only: SARLabelEncode's (sar_label_encode.h) or, with
+  // gtc_encode NRTRLabelEncode, NRTR's (nrtr_label_encode.h) max_text_length indices.
+  std::vector<int64_t> guide_label;
   std::string text;             // label text without dropped characters (what `label` encodes; RecConAug's joined text)
   std::string path;             // image path (joined to data_dir)
   size_t index = 0;             // the sample actually loaded (differs from the request when replaced)
@@ -50,23 +53,31 @@ class RecDataset : public Dataset {
   // dropped character is added to *stats. Throws Error only after
   // kMaxAttempts failures in a row (a data set that is broken as a whole).
   // Thread-safe: const and free of shared mutable state.
+  // `shape` (3 x H x W): the RecResizeImg size for this sample instead of
+  // transforms().image_shape (a multi-scale batch; MultiScaleDataSet resizes
+  // the same way, after the other transforms).
   RecSample load(size_t index, uint64_t rng_seed, DataStats* stats) const;
+  RecSample load(size_t index, uint64_t rng_seed, DataStats* stats, const std::array<int, 3>& shape) const;
 
   // load() as named tensors for the task-free loader: image (C x H x W
   // float), label (max_text_length int64), length and valid_ratio (scalars);
-  // label_sar (max_text_length int64) after MultiLabelEncode.
+  // label_sar or label_gtc (max_text_length int64) after MultiLabelEncode.
   Sample load_sample(size_t index, uint64_t rng_seed, DataStats* stats) const override;
+  // load_sample at 3 x height x width (MultiScaleSampler's batches).
+  Sample load_sample_sized(size_t index, uint64_t rng_seed, DataStats* stats, int height, int width) const override;
 
   static constexpr int kMaxAttempts = 100;
-  // DataStats::other key of samples MultiLabelEncode rejected for the SAR label alone.
+  // DataStats::other key of samples MultiLabelEncode rejected for the SAR / NRTR label alone.
   static const char* const kSarTooLongReason;
 
  private:
   enum class Outcome { kOk, kMissing, kUndecodable, kTooLong, kEmpty, kSarTooLong };
-  Outcome try_load(size_t index, uint64_t rng_seed, RecSample* out, long* dropped) const;
-  // MultiLabelEncode's SAR label of `label` into out->label_sar; false when
-  // the text is too long for it.
-  bool encode_sar(const CtcLabel& label, RecSample* out) const;
+  Outcome try_load(size_t index, uint64_t rng_seed, const std::array<int, 3>& shape, RecSample* out,
+                   long* dropped) const;
+  Sample to_sample(RecSample r, const std::array<int, 3>& shape) const;
+  // MultiLabelEncode's SAR or NRTR label of `label` into out->guide_label;
+  // false when the text is too long for it.
+  bool encode_guide(const CtcLabel& label, RecSample* out) const;
   // RecConAug on `part` (the decoded sample and its raw text); returns the
   // number of extra samples joined.
   int con_aug(RecConAugPart* part, uint64_t rng_seed) const;

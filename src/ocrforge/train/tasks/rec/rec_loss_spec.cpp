@@ -53,12 +53,16 @@ RecLossSpec rec_loss_from_yaml(const YAML::Node& loss) {
         if (present(args, "ignore_index")) s.sar_ignore_index = index;
       }
     } else if (kind == "NRTRLoss") {
-      note_config_whole(p);  // its options shape a branch that is not built
+      s.nrtr = true;
       s.nrtr_entry = p;
+      if (has_args) read(args, "smoothing", p, s.nrtr_smoothing);
     } else {
-      throw UsageError(p + ": unknown loss '" + kind + "' (known: CTCLoss, SARLoss)");
+      throw UsageError(p + ": unknown loss '" + kind + "' (known: CTCLoss, SARLoss, NRTRLoss)");
     }
   }
+  if (s.sar && s.nrtr)
+    throw UsageError("Loss.loss_config_list: lists both SARLoss and NRTRLoss; a MultiHead trains one guidance branch "
+                     "(SARHead or NRTRHead), keep the loss of the one Architecture.Head lists");
   return s;
 }
 

@@ -10,6 +10,16 @@ RecModelImpl::RecModelImpl(const RecArchSpec& spec) : spec_(spec) {
   neck_ = register_module("neck", SequenceEncoder(backbone_->out_channels(), spec_.neck));
   head_ = register_module("head", CTCHead(neck_->out_channels(), spec_.head));
   if (spec_.sar) sar_head_ = register_module("sar_head", SARHead(backbone_->out_channels(), *spec_.sar));
+  if (spec_.nrtr) {
+    before_gtc_ = register_module("before_gtc", NrtrTokens(backbone_->out_channels(), *spec_.nrtr));
+    gtc_head_ = register_module("gtc_head", NrtrTransformer(*spec_.nrtr));
+  }
+}
+
+int64_t RecModelImpl::guide_branch_parameters() const {
+  if (sar_head_) return count_parameters(*sar_head_);
+  if (gtc_head_) return count_parameters(*before_gtc_) + count_parameters(*gtc_head_);
+  return 0;
 }
 
 void RecModelImpl::set_channels_last(bool on) {
@@ -24,12 +34,13 @@ torch::Tensor RecModelImpl::in_format(const torch::Tensor& x) const {
   return channels_last_ && x.dim() == 4 ? x.contiguous(at::MemoryFormat::ChannelsLast) : x;
 }
 
-RecForward RecModelImpl::forward_all(torch::Tensor x, const SarTargets* sar) {
+RecForward RecModelImpl::forward_all(torch::Tensor x, const SarTargets* sar, const NrtrTargets* nrtr) {
   RecForward out;
   out.backbone_out = backbone_->forward(in_format(x));
-  out.neck_out = neck_(out.backbone_out);  // use_guide detaches its input inside: the backbone learns through SAR
+  out.neck_out = neck_(out.backbone_out);  // use_guide detaches its input inside: the backbone learns through SAR / NRTR
   out.logits = head_(out.neck_out);
   if (sar && sar_head_) out.sar_logits = sar_head_(out.backbone_out, sar->label_sar, sar->valid_ratio);
+  if (nrtr && gtc_head_) out.nrtr_logits = gtc_head_(before_gtc_(out.backbone_out), nrtr->label_gtc, nrtr->length);
   return out;
 }
 

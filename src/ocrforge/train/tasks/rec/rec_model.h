@@ -1,6 +1,7 @@
 // Recognition network = backbone + SequenceEncoder neck + CTC head (+ the
-// training-only SARHead of a PP-OCRv3 MultiHead, "sar_head", which reads the
-// backbone's features), built from a RecArchSpec. Child names "backbone",
+// training-only guidance branch of a MultiHead, which reads the backbone's
+// features: PP-OCRv3's SARHead "sar_head", or PP-OCRv4 / v5's NRTR branch
+// "before_gtc" + "gtc_head"), built from a RecArchSpec. Child names "backbone",
 // "neck", "head" make the
 // parameter names (checkpoint keys, later ONNX initializer names) read like
 // PaddleOCR's: backbone.conv1._conv.weight, neck.encoder.svtr_block.0.mixer.qkv.weight,
@@ -15,6 +16,7 @@
 #include <string>
 
 #include "ocrforge/train/tasks/rec/ctc_head.h"
+#include "ocrforge/train/tasks/rec/nrtr_head.h"
 #include "ocrforge/train/tasks/rec/rec_arch_spec.h"
 #include "ocrforge/train/tasks/rec/rec_backbone.h"
 #include "ocrforge/train/tasks/rec/sar_head.h"
@@ -25,12 +27,14 @@ namespace ocrforge {
 // Every intermediate a distillation loss may compare (PaddleOCR's
 // return_all_feats): backbone_out N,C,H',W'; neck_out N,T,C'; logits N,T,classes;
 // sar_logits N,L,SAR classes - 1 (MultiHead's "sar" output; defined only
-// when the SAR branch ran).
+// when the SAR branch ran); nrtr_logits N,m+1,NRTR vocabulary (its "nrtr"
+// output, when the NRTR branch ran).
 struct RecForward {
   torch::Tensor backbone_out;
   torch::Tensor neck_out;
   torch::Tensor logits;
   torch::Tensor sar_logits;
+  torch::Tensor nrtr_logits;
 };
 
 // What the SAR branch reads besides the image (PaddleOCR's targets[1:]):
@@ -38,6 +42,13 @@ struct RecForward {
 struct SarTargets {
   torch::Tensor label_sar;
   torch::Tensor valid_ratio;
+};
+
+// What the NRTR branch reads: label_gtc N x max_text_length int64 and the
+// text lengths N int64, on the model's device.
+struct NrtrTargets {
+  torch::Tensor label_gtc;
+  torch::Tensor length;
 };
 
 class RecModelImpl : public torch::nn::Module {
@@ -49,9 +60,10 @@ class RecModelImpl : public torch::nn::Module {
   // The CTC branch only, in training and eval mode (PaddleOCR's MultiHead
   // returns it alone in eval mode; export writes it).
   torch::Tensor forward(torch::Tensor x);
-  // All features; with `sar` (and a SAR head) the SAR branch too, teacher-
-  // forced, in either mode (pred dropout only in training mode).
-  RecForward forward_all(torch::Tensor x, const SarTargets* sar = nullptr);
+  // All features; with `sar` (and a SAR head) the SAR branch too, with
+  // `nrtr` (and an NRTR branch) the NRTR branch, teacher-forced, in either
+  // mode (dropout only in training mode).
+  RecForward forward_all(torch::Tensor x, const SarTargets* sar = nullptr, const NrtrTargets* nrtr = nullptr);
   // softmax(forward(x)) over classes, N x T x classes: the inference output.
   torch::Tensor predict(torch::Tensor x);
 
@@ -60,6 +72,9 @@ class RecModelImpl : public torch::nn::Module {
   SequenceEncoder neck() const { return neck_; }
   CTCHead head() const { return head_; }
   SARHead sar_head() const { return sar_head_; }  // null without a SARHead
+  NrtrTransformer gtc_head() const { return gtc_head_; }  // null without an NRTR branch
+  // Parameters of the training-only branch (SAR or NRTR), 0 without one.
+  int64_t guide_branch_parameters() const;
 
   // L2 factor PaddleOCR pins on this parameter through its ParamAttr, which
   // overrides Optimizer.regularizer.factor: head.* -> Head.fc_decay,
@@ -86,6 +101,8 @@ class RecModelImpl : public torch::nn::Module {
   SequenceEncoder neck_{nullptr};
   CTCHead head_{nullptr};
   SARHead sar_head_{nullptr};
+  NrtrTokens before_gtc_{nullptr};
+  NrtrTransformer gtc_head_{nullptr};
 };
 TORCH_MODULE(RecModel);
 

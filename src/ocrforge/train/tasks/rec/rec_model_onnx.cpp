@@ -163,9 +163,10 @@ OnnxGraph rec_model_to_onnx(const RecModelImpl& model, int64_t height) {
 }
 
 std::string unexported_head_note(const RecModelImpl& model, const std::string& where) {
-  if (!model.sar_head()) return "";
-  return where + "MultiHead: the SARHead (training only, " + std::to_string(model.sar_head()->parameters().size()) +
-         " parameter tensors) is not exported; inference.onnx is the CTC branch, as PaddleOCR's inference model";
+  if (!model.sar_head() && !model.gtc_head()) return "";
+  const std::string what = model.sar_head() ? "the SARHead" : "the NRTR branch (before_gtc, gtc_head)";
+  return where + "MultiHead: " + what + " (training only, " + std::to_string(model.guide_branch_parameters()) +
+         " parameters) is not exported; inference.onnx is the CTC branch, as PaddleOCR's inference model";
 }
 
 }  // namespace ocrforge

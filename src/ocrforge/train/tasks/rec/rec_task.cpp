@@ -15,6 +15,7 @@
 #include "ocrforge/train/tasks/rec/rec_evaluator.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/tasks/rec/ctc_loss.h"
+#include "ocrforge/train/tasks/rec/nrtr_loss.h"
 #include "ocrforge/train/tasks/rec/sar_loss.h"
 #include "ocrforge/train/tasks/rec/onnx_rec_probe.h"
 #include "ocrforge/vision/rec_metric.h"
@@ -45,6 +46,7 @@ RecTask::RecTask(const Config& config, const TrainerSpec& o, torch::Device devic
     load_onnx(root["Architecture"]);
   } else {
     arch_ = rec_arch_from_yaml(root["Architecture"], charset_.num_classes());
+    if (!loss_.nrtr) drop_nrtr_branch(arch_);  // nothing would train it (a CTC-only fine-tune)
     const std::string guide = drop_guide_without_branch(arch_, "Architecture");
     if (!guide.empty()) warnings_.push_back(guide);
     if (arch_.backbone.name == "PPLCNetV3" && weights_from_inference_file(o)) {
@@ -67,27 +69,33 @@ PretrainedReport RecTask::load_pretrained_weights(const std::string& path) {
 void RecTask::check_loss() {
   if (onnx_) {
     if (loss_.name != "CTCLoss")
-      throw UsageError("Loss.name: " + loss_.name + " needs a MultiHead with a SARHead; an ONNX recognizer trains with "
-                       "CTCLoss");
+      throw UsageError("Loss.name: " + loss_.name + " needs a MultiHead with a SARHead or NRTRHead; an ONNX recognizer "
+                       "trains with CTCLoss");
     return;
   }
   if (arch_.sar && loss_.name == "CTCLoss")
     throw UsageError("Loss.name: CTCLoss, but Architecture.Head is a MultiHead with a SARHead; train it with PaddleOCR's "
                      "MultiLoss: {name: MultiLoss, loss_config_list: [{CTCLoss: }, {SARLoss: }]}");
-  if (!loss_.nrtr_entry.empty() && std::find(arch_.dropped_heads.begin(), arch_.dropped_heads.end(), "NRTRHead") ==
-                                       arch_.dropped_heads.end())
+  if (loss_.nrtr && !arch_.nrtr)
     throw UsageError(loss_.nrtr_entry + ": Architecture.Head lists no NRTRHead for this loss");
-  if (!loss_.nrtr_entry.empty()) return;  // training refuses it (check_trainable); the rest reads the CTC branch
-  if (!arch_.sar && loss_.name == "MultiLoss")
-    throw UsageError("Loss.name: MultiLoss trains a MultiHead with a SARHead (CTC + SAR branches); this Architecture has "
-                     "a CTC head only: use {name: CTCLoss}");
-  if (!arch_.sar) return;
-  if (loss_.sar) {
-    sar_ignore_index_ = sar_ignore_index(*arch_.sar, loss_.sar_ignore_index, "Loss.loss_config_list.SARLoss");
-    info_.push_back(sar_branch_info(model_, sar_ignore_index_, "Architecture"));
+  // MultiLoss listing CTCLoss alone over a MultiHead whose guidance head it
+  // does not train (left out above, with a warning) is a CTC-only run, as in
+  // PaddleOCR; over a plain CTC head it is a mistake.
+  if (!arch_.sar && !arch_.nrtr && arch_.dropped_heads.empty() && loss_.name == "MultiLoss")
+    throw UsageError("Loss.name: MultiLoss trains a MultiHead with a SARHead or NRTRHead (CTC + guidance branches); this "
+                     "Architecture has a CTC head only: use {name: CTCLoss}");
+  if (arch_.nrtr) {
+    info_.push_back(nrtr_branch_info(model_, loss_.nrtr_smoothing, "Architecture"));
+  } else if (arch_.sar) {
+    if (loss_.sar) {
+      sar_ignore_index_ = sar_ignore_index(*arch_.sar, loss_.sar_ignore_index, "Loss.loss_config_list.SARLoss");
+      info_.push_back(sar_branch_info(model_, sar_ignore_index_, "Architecture"));
+    } else {
+      warnings_.push_back("Loss.loss_config_list: no SARLoss, so the SARHead of Architecture.Head gets no loss and "
+                          "does not train");
+    }
   } else {
-    warnings_.push_back("Loss.loss_config_list: no SARLoss, so the SARHead of Architecture.Head gets no loss and does "
-                        "not train");
+    return;
   }
   if (!loss_.ctc)
     warnings_.push_back("Loss.loss_config_list: no CTCLoss, so the CTC branch (what evaluation, export and inference "
@@ -134,17 +142,13 @@ void RecTask::to_device(torch::Device device) {
 
 void RecTask::check_trainable() const {
   if (onnx_) return;
-  if (!loss_.nrtr_entry.empty())
-    throw UsageError(loss_.nrtr_entry + ": the NRTR branch of MultiHead is not supported yet for training (export, "
-                     "eval and infer of this config run: they read the CTC branch); to fine-tune the CTC branch "
-                     "alone, give Loss as {name: CTCLoss} and drop NRTRLabelEncode from the transforms");
-  // use_guide detaches the backbone from the CTC branch; without a SAR branch
-  // that trains (a MultiHead's NRTR guide was turned off above) the backbone
-  // would silently never learn.
-  if (arch_.neck.use_guide && !arch_.sar)
+  // use_guide detaches the backbone from the CTC branch; without a SAR / NRTR
+  // branch that trains (a left-out NRTR branch turned the guide off above)
+  // the backbone would silently never learn.
+  if (arch_.neck.use_guide && !arch_.sar && !arch_.nrtr)
     throw UsageError("Architecture Neck use_guide=True: with a CTC-only head the backbone would get no gradient "
                      "(PaddleOCR uses it only with the SAR / NRTR branch of MultiHead); set use_guide: False");
-  if (arch_.neck.use_guide && !loss_.sar)
+  if (arch_.neck.use_guide && arch_.sar && !loss_.sar)
     throw UsageError("Architecture Neck use_guide=True leaves the backbone to the SAR branch, but Loss lists no SARLoss; "
                      "add - SARLoss: to Loss.loss_config_list or set use_guide: False");
 }
@@ -161,14 +165,15 @@ std::string dropped_heads_warning(const RecArchSpec& arch, const std::string& wh
   std::string heads;
   for (const auto& h : arch.dropped_heads) heads += (heads.empty() ? "" : ", ") + h;
   if (heads.empty()) return "";
-  return (where.empty() ? "" : where + " ") + "MultiHead: only the CTC branch is trained; not built: " + heads;
+  return (where.empty() ? "" : where + " ") + "MultiHead: only the CTC branch is trained; left out (no loss of this run "
+         "reads it): " + heads;
 }
 
 std::string drop_guide_without_branch(RecArchSpec& arch, const std::string& where) {
-  if (arch.sar || arch.dropped_heads.empty() || !arch.neck.use_guide) return "";
+  if (arch.sar || arch.nrtr || arch.dropped_heads.empty() || !arch.neck.use_guide) return "";
   arch.neck.use_guide = false;
   return where + " use_guide: True trains the backbone through the " + arch.dropped_heads.front() +
-         " branch, which is not built; the backbone trains through the CTC branch instead (as use_guide: False)";
+         " branch, which is left out; the backbone trains through the CTC branch instead (as use_guide: False)";
 }
 
 int64_t sar_ignore_index(const SarHeadSpec& sar, const std::optional<long>& given, const std::string& path) {
@@ -190,32 +195,65 @@ std::string sar_branch_info(const RecModel& model, int64_t ignore_index, const s
          (ignore_index == 92 ? "" : " (PaddleOCR's default ignore_index 92 is the <PAD> of a 90-character dictionary)");
 }
 
+std::string nrtr_branch_info(const RecModel& model, bool smoothing, const std::string& where) {
+  const NrtrHeadSpec& s = model->gtc_head()->spec();
+  return where + " MultiHead: the NRTR branch (nrtr_dim " + std::to_string(s.nrtr_dim) + ", " +
+         std::to_string(s.num_decoder_layers) + " decoder layers, " + std::to_string(model->guide_branch_parameters()) +
+         " parameters) trains beside the CTC branch on the backbone's features with NRTRLoss (weight_2" +
+         (smoothing ? ", label smoothing 0.1" : "") + "); evaluation, export and inference read the CTC branch alone";
+}
+
 std::unique_ptr<BatchLoader> RecTask::make_loader(const std::string& name, bool training, int rank, int world_size) {
-  return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_,
-                         training && arch_.sar && loss_.sar, training ? &info_ : nullptr);
+  const std::string guide = !training ? "" : arch_.nrtr ? "label_gtc" : arch_.sar && loss_.sar ? "label_sar" : "";
+  return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_, guide,
+                         training ? &info_ : nullptr);
 }
 
 // The train loader of a multi-process run reads its rank's shard
 // (distributed_sampler.h: equal steps on every rank); evaluation reads everything.
 std::unique_ptr<BatchLoader> make_rec_loader(const Config& config, const std::string& name, bool training, int rank,
                                              int world_size, const Charset& charset, int max_text_length,
-                                             uint64_t seed, bool sar_labels, std::vector<std::string>* notes) {
+                                             uint64_t seed, const std::string& guide_label,
+                                             std::vector<std::string>* notes) {
   const YAML::Node section = config.root()[name];
   if (!section || !section.IsMap()) throw UsageError("config section '" + name + "' is missing");
   RecDataSpec setup = rec_data_from_yaml(section, name, charset, max_text_length, seed, training);
   const bool multi = setup.dataset->transforms().multi_label_encode;
-  if (sar_labels && !multi)
+  const bool nrtr = setup.dataset->transforms().nrtr_labels;
+  if (guide_label == "label_sar" && (!multi || nrtr))
     throw UsageError(name + ".dataset.transforms: the SAR branch of MultiHead trains on label_sar, which "
-                     "MultiLabelEncode makes; use - MultiLabelEncode: in place of - CTCLabelEncode:");
+                     "MultiLabelEncode without gtc_encode makes; use - MultiLabelEncode: in place of " +
+                     (multi ? "MultiLabelEncode with gtc_encode" : "- CTCLabelEncode:"));
+  if (guide_label == "label_gtc" && (!multi || !nrtr))
+    throw UsageError(name + ".dataset.transforms: the NRTR branch of MultiHead trains on label_gtc, which "
+                     "MultiLabelEncode makes with gtc_encode: NRTRLabelEncode; use - MultiLabelEncode: {gtc_encode: "
+                     "NRTRLabelEncode} in place of " + (multi ? "MultiLabelEncode without it" : "- CTCLabelEncode:"));
   if (notes && multi) {
     const std::string note = name + ".dataset.transforms MultiLabelEncode: a text of " +
                              std::to_string(max_text_length - 1) +
                              " or more characters (max_text_length - 1) is dropped and replaced, as PaddleOCR does: "
-                             "its SAR label (BOS + text + EOS) must fit in max_text_length " +
+                             "its " + (nrtr ? "NRTR label (<s> + text + </s>)" : "SAR label (BOS + text + EOS)") +
+                             " must fit in max_text_length " +
                              std::to_string(max_text_length) + "; the count is in the data line at the end";
     if (std::find(notes->begin(), notes->end(), note) == notes->end()) notes->push_back(note);
   }
   if (!training) setup.loader.drop_last = false;  // evaluate every sample
+  if (setup.sampler) {
+    if (notes) {
+      std::string sizes;
+      for (const ScaleBatch& b : multi_scale_batches(*setup.sampler))
+        sizes += (sizes.empty() ? "" : ", ") + std::to_string(b.height) + "x" + std::to_string(b.width) + " x " +
+                 std::to_string(b.batch_size);
+      const std::string note = name + ".sampler MultiScaleSampler: batches of " + sizes +
+                               " (height x width x batch size" + (world_size > 1 ? " per process" : "") + "); " +
+                               name + ".loader's batch_size_per_card, shuffle and drop_last are not used with it";
+      if (std::find(notes->begin(), notes->end(), note) == notes->end()) notes->push_back(note);
+    }
+    // Evaluation reads everything on every rank, as with the other samplers.
+    return std::make_unique<BatchLoader>(setup.dataset, setup.loader, seed,
+                                         make_multi_scale_sampler(*setup.sampler, seed, training ? rank : 0,
+                                                                  training ? world_size : 1));
+  }
   return std::make_unique<BatchLoader>(
       setup.dataset, setup.loader, seed,
       task_sampler(training, setup.loader.shuffle, seed, rank, world_size, setup.loader.batch_size));
@@ -228,10 +266,13 @@ StepLoss RecTask::train_step(const Batch& batch) {
     s.loss = ctc_loss(s.output, batch.at("label").to(device_), batch.at("length").to(device_), loss_.use_focal_loss);
     return s;
   }
-  // PaddleOCR's MultiLoss: weight_1 x CTCLoss(ctc) + weight_2 x SARLoss(sar), each when listed.
+  // PaddleOCR's MultiLoss: weight_1 x CTCLoss(ctc) + weight_2 x SARLoss(sar) or NRTRLoss(nrtr), each when listed.
   SarTargets targets;
   if (loss_.sar) targets = {batch.at("label_sar").to(device_), batch.at("valid_ratio").to(device_)};
-  const RecForward f = model_->forward_all(batch.at("image").to(device_), loss_.sar ? &targets : nullptr);
+  NrtrTargets nrtr;
+  if (loss_.nrtr) nrtr = {batch.at("label_gtc").to(device_), batch.at("length").to(device_)};
+  const RecForward f = model_->forward_all(batch.at("image").to(device_), loss_.sar ? &targets : nullptr,
+                                           loss_.nrtr ? &nrtr : nullptr);
   s.output = f.logits;
   s.loss = torch::zeros({}, f.logits.options());
   if (loss_.ctc) {
@@ -244,6 +285,11 @@ StepLoss RecTask::train_step(const Batch& batch) {
     const auto sar = sar_loss(f.sar_logits, targets.label_sar, sar_ignore_index_) * loss_.weight_2;
     s.parts.emplace_back("SARLoss", sar.item<double>());
     s.loss = s.loss + sar;
+  }
+  if (loss_.nrtr) {
+    const auto gtc = nrtr_loss(f.nrtr_logits, nrtr.label_gtc, nrtr.length, loss_.nrtr_smoothing) * loss_.weight_2;
+    s.parts.emplace_back("NRTRLoss", gtc.item<double>());
+    s.loss = s.loss + gtc;
   }
   return s;
 }

@@ -2,9 +2,11 @@
 // (models/rec_model.h) or a deployed ONNX recognizer (algorithm ONNX,
 // onnx/onnx_arch.h: CTC on the logits that feed its final Softmax), the rec
 // data pipeline, CTC (or focal CTC) loss, acc / norm_edit_dis from greedy CTC
-// decoding (the inference decoder). A PP-OCRv3 MultiHead with a SARHead
-// trains with Loss MultiLoss (CTCLoss + SARLoss, models/rec_loss_spec.h);
-// evaluation reads the CTC branch, as PaddleOCR's.
+// decoding (the inference decoder). A MultiHead with a SARHead (PP-OCRv3)
+// or an NRTRHead (PP-OCRv4 / v5) trains with Loss MultiLoss (CTCLoss +
+// SARLoss / NRTRLoss, rec_loss_spec.h); evaluation reads the CTC branch, as
+// PaddleOCR's. An NRTRHead whose NRTRLoss the run does not list is left out
+// (a CTC-only fine-tune).
 #pragma once
 #include "ocrforge/core/charset.h"
 #include "ocrforge/train/tasks/rec/rec_loss_spec.h"
@@ -37,7 +39,7 @@ class RecTask : public Task {
   std::vector<std::string> startup_warnings() const override;
   std::vector<std::string> startup_info() const override { return info_; }
 
-  // use_guide without a trained SAR branch would leave the backbone
+  // use_guide without a trained SAR / NRTR branch would leave the backbone
   // untrained: UsageError (checked before training, not for evaluation).
   void check_trainable() const override;
   void export_inference(const Config& config, const std::string& out_dir, ExportReport& report) override;
@@ -53,8 +55,8 @@ class RecTask : public Task {
   // N x T x classes logits of a batch of images (on device_).
   torch::Tensor logits(const torch::Tensor& images);
   void load_onnx(const YAML::Node& architecture);
-  // Pairs the Loss with the architecture (MultiLoss <-> SARHead) and says
-  // what the SAR branch does.
+  // Pairs the Loss with the architecture (MultiLoss <-> SARHead / NRTRHead)
+  // and says what the guidance branch does.
   void check_loss();
 
   const Config& config_;
@@ -77,23 +79,23 @@ class RecTask : public Task {
 
 // The Train / Eval loader of a recognition config section (the same for a
 // single model and a distillation): the rank's shard when training.
-// `sar_labels`: a SAR branch trains on this section, so its transforms must
-// make label_sar (MultiLabelEncode; UsageError otherwise). `notes`, when
-// given, receives one line on MultiLabelEncode's SAR length rule.
+// `guide_label` "label_sar" / "label_gtc": a SAR / NRTR branch trains on
+// this section, so its transforms must make that label (MultiLabelEncode,
+// with gtc_encode: NRTRLabelEncode for label_gtc; UsageError otherwise).
+// `notes`, when given, receives one line on MultiLabelEncode's length rule.
 std::unique_ptr<BatchLoader> make_rec_loader(const Config& config, const std::string& section, bool training, int rank,
                                              int world_size, const Charset& charset, int max_text_length,
-                                             uint64_t seed, bool sar_labels = false,
+                                             uint64_t seed, const std::string& guide_label = "",
                                              std::vector<std::string>* notes = nullptr);
 
 // PaddleOCR's use_guide stops the CTC gradient at the backbone, which then
-// learns through the SAR / NRTR branch of MultiHead. The SAR branch is
-// built; the NRTR branch is not, so with an NRTRHead (dropped) the guide is
-// turned off (the backbone learns through the CTC branch) and the returned
-// warning says so; "" when nothing changed. `where` names the section
-// ("Architecture").
+// learns through the SAR / NRTR branch of MultiHead. With that branch left
+// out (dropped_heads) the guide is turned off (the backbone learns through
+// the CTC branch) and the returned warning says so; "" when nothing changed.
+// `where` names the section ("Architecture").
 std::string drop_guide_without_branch(RecArchSpec& arch, const std::string& where);
 
-// "<where> MultiHead: only the CTC branch is trained; not built: NRTRHead",
+// "<where> MultiHead: only the CTC branch is trained; left out: NRTRHead ...",
 // or "" when MultiHead dropped no branch. `where` may be "" (the whole config).
 std::string dropped_heads_warning(const RecArchSpec& arch, const std::string& where);
 
@@ -103,6 +105,8 @@ int64_t sar_ignore_index(const SarHeadSpec& sar, const std::optional<long>& give
 
 // "<where> SARHead (training only): ... parameters ...", for the start of the log.
 std::string sar_branch_info(const RecModel& model, int64_t ignore_index, const std::string& where);
+// The same for the NRTR branch.
+std::string nrtr_branch_info(const RecModel& model, bool smoothing, const std::string& where);
 
 // The registry's line for RecTask (task_registry.cpp): Architecture.model_type rec, not a distillation: native CTC networks and ONNX recognizers.
 bool rec_task_takes(const TaskKey& k);

@@ -53,18 +53,23 @@ std::array<int, 3> parse_image_shape(const YAML::Node& p, const std::string& pat
 
 namespace {
 
-// MultiLabelEncode (PP-OCRv3 MultiHead configs) makes CTC + SAR labels, as
+// MultiLabelEncode (MultiHead configs) makes CTC + guidance labels, as
 // PaddleOCR's: CTCLabelEncode's "label" / "length" plus SARLabelEncode's
-// "label_sar" (sar_label_encode.h), and a text either rejects is dropped
-// (the SAR label also rejects max_text_length - 1 or more characters).
-// PP-OCRv4's NRTR labels (`gtc_encode`) are refused: that branch is not built.
+// "label_sar" (sar_label_encode.h; PP-OCRv3, no gtc_encode) or, with
+// gtc_encode: NRTRLabelEncode, the NRTR "label_gtc" (nrtr_label_encode.h;
+// PP-OCRv4 / v5), and a text either rejects is dropped (both guidance labels
+// reject max_text_length - 1 or more characters).
 // max_text_length / character_dict_path / use_space_char are accepted and not
 // read (train/loop/config_keys.cpp lists them): PaddleOCR's create_operators
 // overwrites every transform's copies with Global's, which this pipeline uses.
-void parse_multi_label_encode(const YAML::Node& p, const std::string& path) {
-  if (p && p.IsMap() && y::at(p, path, "gtc_encode") && !y::at(p, path, "gtc_encode").IsNull())
-    throw UsageError("config key '" + path + ".gtc_encode': the GTC / NRTR branch of MultiHead is not supported "
-                     "yet (its CTC and SAR branches are), so its labels cannot be used; remove the key");
+// Returns whether the labels are NRTR's.
+bool parse_multi_label_encode(const YAML::Node& p, const std::string& path) {
+  if (!p || !p.IsMap() || !y::at(p, path, "gtc_encode") || y::at(p, path, "gtc_encode").IsNull()) return false;
+  const std::string gtc = y::string(y::at(p, path, "gtc_encode"), path + ".gtc_encode");
+  if (gtc != "NRTRLabelEncode")
+    throw UsageError("config key '" + path + ".gtc_encode': '" + gtc + "' is not supported; known: NRTRLabelEncode "
+                     "(the NRTR branch's labels), or leave it out for the SAR branch's");
+  return true;
 }
 
 // RecConAug: prob, ext_data_num, image_shape [H, W, C], max_text_length
@@ -128,7 +133,8 @@ const std::vector<std::string>& known_rec_transforms() {
 }
 
 RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where,
-                                              const Charset& charset, int max_text_length, bool training) {
+                                              const Charset& charset, int max_text_length, bool training,
+                                              bool sampler_resizes) {
   if (!transforms || !transforms.IsSequence())
     throw UsageError("config key '" + where + "': expected a list of transforms such as '- DecodeImage: ...'");
   if (max_text_length <= 0) throw UsageError("Global.max_text_length must be positive");
@@ -151,15 +157,19 @@ RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, cons
     else if (name == "CTCLabelEncode" && params && !params.IsNull())
       throw UsageError("config key '" + path + "' takes no parameters: it uses Global.character_dict_path, "
                        "Global.use_space_char and Global.max_text_length");
-    else if (name == "MultiLabelEncode") parse_multi_label_encode(params, path);
+    else if (name == "MultiLabelEncode") spec.nrtr_labels = parse_multi_label_encode(params, path);
     else if (name == "RecResizeImg") parse_resize(params, path, &spec.image_shape);
     else if (name == "KeepKeys") {
       keep_keys = params;
       keep_keys_path = path;
     }
   }
-  for (const char* required : {"DecodeImage", "RecResizeImg"})
-    if (!position.count(required)) throw UsageError("'" + where + "' needs a " + required + " transform");
+  if (!position.count("DecodeImage")) throw UsageError("'" + where + "' needs a DecodeImage transform");
+  if (sampler_resizes && position.count("RecResizeImg"))
+    throw UsageError("'" + where + "' lists RecResizeImg, but MultiScaleDataSet resizes every sample to its "
+                     "batch's sampler scale after the listed transforms; remove RecResizeImg (or use SimpleDataSet)");
+  if (!sampler_resizes && !position.count("RecResizeImg"))
+    throw UsageError("'" + where + "' needs a RecResizeImg transform");
   // Exactly one label step: MultiLabelEncode includes CTCLabelEncode's labels.
   const bool ctc = position.count("CTCLabelEncode") > 0, multi = position.count("MultiLabelEncode") > 0;
   if (ctc && multi)
@@ -171,12 +181,13 @@ RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, cons
   if (!keep_keys_path.empty()) {
     if (multi) {
       // label_ctc is the CTC label: the batch tensor keeps the name "label",
-      // which the tasks read; label_sar is the batch's "label_sar".
-      parse_keep_keys(keep_keys, keep_keys_path, {"image", "label_ctc", "label_sar", "length", "valid_ratio"});
+      // which the tasks read; label_sar / label_gtc keep theirs.
+      parse_keep_keys(keep_keys, keep_keys_path,
+                      {"image", "label_ctc", spec.nrtr_labels ? "label_gtc" : "label_sar", "length", "valid_ratio"});
     } else {
       if (keep_keys && keep_keys.IsMap() && keep_keys["keep_keys"] && keep_keys["keep_keys"].IsSequence())
         for (const auto& k : keep_keys["keep_keys"])
-          if (k.IsScalar() && (k.Scalar() == "label_ctc" || k.Scalar() == "label_sar"))
+          if (k.IsScalar() && (k.Scalar() == "label_ctc" || k.Scalar() == "label_sar" || k.Scalar() == "label_gtc"))
             throw UsageError("config key '" + keep_keys_path + ".keep_keys': '" + k.Scalar() +
                              "' is made by MultiLabelEncode; with CTCLabelEncode the keys are image, label, length, "
                              "valid_ratio");

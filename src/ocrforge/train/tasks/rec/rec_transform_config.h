@@ -33,18 +33,23 @@ const std::vector<std::string>& known_rec_transforms();
 // RecConAug and RecAug are used only when listed and `training` is true
 // (RecConAug's max_text_length defaults to `max_text_length`).
 // MultiLabelEncode makes CTCLabelEncode's labels plus the SAR label
-// (sar_label_encode.h): exactly one of the two is required. KeepKeys may list
-// image, label, length, valid_ratio after CTCLabelEncode, and image,
-// label_ctc, label_sar, length, valid_ratio after MultiLabelEncode (label_ctc
-// is the "label" tensor, label_sar the "label_sar" one).
+// (sar_label_encode.h), or with gtc_encode: NRTRLabelEncode the NRTR label
+// (nrtr_label_encode.h): exactly one of CTCLabelEncode / MultiLabelEncode is
+// required. KeepKeys may list image, label, length, valid_ratio after
+// CTCLabelEncode, and image, label_ctc, label_sar (label_gtc with NRTR),
+// length, valid_ratio after MultiLabelEncode (label_ctc is the "label" tensor).
 // Throws UsageError on: unknown transform names (listing the known ones),
-// unknown or invalid parameters (MultiLabelEncode's gtc_encode: no NRTR
-// branch), a missing DecodeImage / label step / RecResizeImg, both label
+// unknown or invalid parameters (a gtc_encode other than NRTRLabelEncode), a missing DecodeImage / label step / RecResizeImg, both label
 // steps, duplicates, or an order this pipeline cannot honour (RecConAug
 // needs DecodeImage first, and comes before RecAug, the label step and
 // RecResizeImg).
+// `sampler_resizes` (MultiScaleDataSet): the sampler's scale sets each
+// batch's size, so RecResizeImg must be absent (PaddleOCR resizes such
+// samples after the listed transforms) and image_shape is left for the
+// caller to set.
 RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where,
-                                              const Charset& charset, int max_text_length, bool training);
+                                              const Charset& charset, int max_text_length, bool training,
+                                              bool sampler_resizes = false);
 
 // Parameter readers shared with the classifier's list (cls_transform_config.h);
 // each throws UsageError naming `path` (the transform's key path).

@@ -1,7 +1,7 @@
 // The recognition transforms of PaddleOCR's Train/Eval.dataset.transforms as
 // typed steps: DecodeImage -> RecConAug -> RecAug -> CTCLabelEncode (or
-// MultiLabelEncode: CTC + SAR labels, sar_label_encode.h) -> RecResizeImg ->
-// KeepKeys [image, label, length, valid_ratio (, label_sar)]. RecTransformSpec holds every parameter;
+// MultiLabelEncode: CTC + SAR or NRTR labels) -> RecResizeImg ->
+// KeepKeys [image, label, length, valid_ratio (, label_sar | label_gtc)]. RecTransformSpec holds every parameter;
 // rec_transform_config.h builds it from a config.
 #pragma once
 #include <array>
@@ -32,6 +32,10 @@ struct RecTransformSpec {
   // too long for the SAR label (max_text_length - 1 or more characters) is
   // rejected, as PaddleOCR does.
   bool multi_label_encode = false;
+  // MultiLabelEncode's gtc_encode was NRTRLabelEncode (PP-OCRv4 / v5): the
+  // second label is NRTRLabelEncode's label_gtc (nrtr_label_encode.h), not
+  // label_sar; the same length rule applies.
+  bool nrtr_labels = false;
 };
 
 // DecodeImage (img_mode BGR, channel_first false).
