@@ -33,3 +33,13 @@ TEST(SmoothedValue, AveragesTheLastWindow) {
   for (double x : {1.0, 2.0, 3.0, 10.0}) v.add(x);
   EXPECT_DOUBLE_EQ(v.average(), 5.0);
 }
+
+TEST(TrainLog, MissingPretrainedWeightsAreGroupedByModuleWhenMany) {
+  const std::vector<std::string> missing = {"head.fc.bias",        "gtc_head.a.weight", "gtc_head.b.weight",
+                                            "gtc_head.c.weight",   "gtc_head.d.bias",   "before_gtc.1.fc.weight"};
+  EXPECT_EQ(missing_weight_lines(missing),
+            (std::vector<std::string>{"pretrained: no weight for head.fc.bias (kept its initial value)",
+                                      "pretrained: no weights for the 4 tensors of gtc_head.* (kept their initial values)",
+                                      "pretrained: no weight for before_gtc.1.fc.weight (kept its initial value)"}));
+  EXPECT_TRUE(missing_weight_lines({}).empty());
+}

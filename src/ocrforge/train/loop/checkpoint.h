@@ -63,6 +63,7 @@ std::string read_checkpoint_config(const std::string& prefix);
 
 struct PretrainedReport {
   std::vector<std::string> loaded, missing, unexpected, shape_mismatch;
+  std::vector<std::string> warnings;  // what the task says about the result (logged as warnings)
 };
 // Global.pretrained_model: weights only; loads what fits, reports the rest
 // (an ocrforge checkpoint or a .pdparams file, as PaddleOCR's

@@ -55,4 +55,23 @@ std::string format_step_line(const StepLogFields& f) {
   return out + ", eta: " + format_eta(f.eta_s);
 }
 
+std::vector<std::string> missing_weight_lines(const std::vector<std::string>& missing) {
+  std::map<std::string, size_t> per_module;
+  const auto module_of = [](const std::string& k) { return k.substr(0, k.find('.')); };
+  for (const auto& k : missing) ++per_module[module_of(k)];
+  std::vector<std::string> lines;
+  std::map<std::string, bool> reported;
+  for (const auto& k : missing) {
+    const std::string m = module_of(k);
+    if (per_module[m] <= 3) {
+      lines.push_back("pretrained: no weight for " + k + " (kept its initial value)");
+    } else if (!reported[m]) {
+      reported[m] = true;
+      lines.push_back("pretrained: no weights for the " + std::to_string(per_module[m]) + " tensors of " + m +
+                      ".* (kept their initial values)");
+    }
+  }
+  return lines;
+}
+
 }  // namespace ocrforge

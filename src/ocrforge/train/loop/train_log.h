@@ -39,4 +39,10 @@ std::string format_step_line(const StepLogFields& f);
 // "0:12:34", "1 day, 2:03:04" (Python's timedelta).
 std::string format_eta(double seconds);
 
+// The warnings for pretrained weights the file did not have: one line per
+// tensor, except that a module with more than three of them missing (a head
+// the file never had, such as a guidance branch) gets one line naming the
+// module and the count. Modules are the first component of the name.
+std::vector<std::string> missing_weight_lines(const std::vector<std::string>& missing);
+
 }  // namespace ocrforge

@@ -176,7 +176,8 @@ void Trainer::load_initial_weights() {
     PretrainedReport r = s_->task->load_pretrained_weights(opt_.pretrained_model);
     s_->log->info("load pretrained model from " + weights_path(opt_.pretrained_model) + ": " +
                   std::to_string(r.loaded.size()) + " tensors loaded");
-    for (const auto& k : r.missing) s_->log->warning("pretrained: no weight for " + k + " (kept its initial value)");
+    for (const auto& line : missing_weight_lines(r.missing)) s_->log->warning(line);
+    for (const auto& w : r.warnings) s_->log->warning(w);
     for (const auto& k : r.unexpected) s_->log->warning("pretrained: skipped " + k + " (not in this model)");
     for (const auto& k : r.shape_mismatch) s_->log->warning("pretrained: skipped " + k + " (shape mismatch)");
   }

@@ -8,6 +8,7 @@
 
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
+#include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/tasks/rec/rec_task.h"
 #include "ocrforge/train/loop/trainer.h"
@@ -248,3 +249,36 @@ TEST(RecMultiHead, NrtrLossTrainsTheNrtrBranch) {
   EXPECT_NE(thrown([&] { task_for(no_head); }).find("Architecture.Head lists no NRTRHead for this loss"),
             std::string::npos);
 }
+
+// Pretrained weights without the NRTR branch under use_guide: True (a
+// fine-tune from an inference model) warn: the untrained branch alone would
+// train the backbone.
+TEST(RecMultiHead, AnUntrainedGuideOverATrainedBackboneWarns) {
+  const auto t = test::make_tiny_task("multihead_guide_warn", 4);
+  test::MultiHeadOptions o;
+  o.neck = "svtr";
+  o.use_guide = true;
+  o.sar = false;
+  const std::string ctc_only = test::tiny_multihead_config(t, 1, 4, o);
+  Config plain = Config::from_string(ctc_only);
+  plain.apply_overrides({"Architecture.Head.head_list=[{CTCHead: {Neck: {name: svtr, dims: 32, depth: 1, hidden_dims: 32}}}]",
+                         "Architecture.Head.name=MultiHead"});
+  auto source = task_for(plain);
+  save_checkpoint(t.dir + "/ctc_only", source->model(), nullptr, CheckpointData{});
+  const std::string heads =
+      "Architecture.Head.head_list=[{CTCHead: {Neck: {name: svtr, dims: 32, depth: 1, hidden_dims: 32, "
+      "use_guide: GUIDE}}}, {NRTRHead: {nrtr_dim: 64, max_text_length: 8}}]";
+  for (const char* guide : {"true", "false"}) {
+    Config c = Config::from_string(ctc_only);
+    std::string h = heads;
+    h.replace(h.find("GUIDE"), 5, guide);
+    c.apply_overrides({h, "Loss.name=MultiLoss", "Loss.loss_config_list=[{CTCLoss: }, {NRTRLoss: }]"});
+    test::use_multi_label_encode(c.root(), /*nrtr=*/true);
+    auto task = task_for(c);
+    const PretrainedReport r = task->load_pretrained_weights(t.dir + "/ctc_only");
+    EXPECT_FALSE(r.loaded.empty());
+    EXPECT_EQ(r.warnings.size(), std::string(guide) == "true" ? 1u : 0u) << guide;
+    if (!r.warnings.empty()) EXPECT_NE(r.warnings[0].find("NRTR branch starts untrained"), std::string::npos);
+  }
+}
+

@@ -60,10 +60,31 @@ RecTask::RecTask(const Config& config, const TrainerSpec& o, torch::Device devic
 }
 
 PretrainedReport RecTask::load_pretrained_weights(const std::string& path) {
-  if (!is_inference_onnx_file(path)) return Task::load_pretrained_weights(path);
+  if (!is_inference_onnx_file(path)) return with_guide_warning(Task::load_pretrained_weights(path));
   if (!model_)
     throw pretrained_with_onnx_architecture(path);
-  return report_loaded(*model_, load_rec_paddle_onnx(*model_, path));
+  return with_guide_warning(report_loaded(*model_, load_rec_paddle_onnx(*model_, path)));
+}
+
+// use_guide: True leaves the backbone to the guidance branch. Starting that
+// branch untrained under a trained backbone (an inference model has no
+// guidance head) rewrites the backbone's features through a random decoder,
+// and the CTC branch, which cannot correct them, stops reading.
+PretrainedReport RecTask::with_guide_warning(PretrainedReport r) const {
+  if (!arch_.neck.use_guide || (!arch_.nrtr && !arch_.sar)) return r;
+  const std::string branch = arch_.nrtr ? "gtc_head." : "sar_head.";
+  const bool untrained = std::any_of(r.missing.begin(), r.missing.end(),
+                                     [&](const std::string& k) { return k.rfind(branch, 0) == 0; });
+  const bool backbone = std::any_of(r.loaded.begin(), r.loaded.end(),
+                                    [](const std::string& k) { return k.rfind("backbone.", 0) == 0; });
+  if (untrained && backbone)
+    r.warnings.push_back(
+        std::string("pretrained: the backbone is trained but the ") + (arch_.nrtr ? "NRTR" : "SAR") +
+        " branch starts untrained, and use_guide: True lets only that branch train the backbone: its random "
+        "gradients erase what the CTC branch reads (a fine-tune of the shipped PP-OCRv4 recognizer this way falls to "
+        "0 held-out accuracy, docs/training.md). Fine-tune the CTC branch alone (-o \"Loss.loss_config_list=[{CTCLoss: "
+        "}]\"), or start from a checkpoint that holds the branch");
+  return r;
 }
 
 void RecTask::check_loss() {

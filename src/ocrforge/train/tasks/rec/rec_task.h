@@ -52,6 +52,9 @@ class RecTask : public Task {
   OnnxGraphModule onnx_model() const { return onnx_; }  // null for native models
 
  private:
+  // `r` plus a warning when use_guide leaves the backbone to a guidance branch
+  // the weights did not hold.
+  PretrainedReport with_guide_warning(PretrainedReport r) const;
   // N x T x classes logits of a batch of images (on device_).
   torch::Tensor logits(const torch::Tensor& images);
   void load_onnx(const YAML::Node& architecture);
