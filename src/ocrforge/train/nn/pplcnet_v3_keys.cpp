@@ -26,13 +26,7 @@ PPLCNetV3Keys read_pplcnet_v3_keys(const YAML::Node& n, const std::string& path,
   if (std::abs(lab_lr - 0.1) > 1e-12)
     throw UsageError(path + ".lab_lr: a learning rate for the LearnableAffineBlocks other than PaddleOCR's default "
                             "0.1 is not supported yet; leave it out");
-  note_config_read(path + ".pretrained");
-  const YAML::Node pretrained = n["pretrained"];
-  if (pretrained && !pretrained.IsNull() &&
-      !(pretrained.IsScalar() && (pretrained.Scalar() == "false" || pretrained.Scalar() == "False")))
-    throw UsageError(path + ".pretrained: backbone weights downloaded by the backbone are not supported yet "
-                            "(ocrforge downloads nothing); set it to false and give the weights as "
-                            "Global.pretrained_model (.pdparams, a checkpoint or PaddleOCR's inference.onnx)");
+  refuse_backbone_download(n, path);
   return k;
 }
 

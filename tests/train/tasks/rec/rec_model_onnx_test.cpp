@@ -86,6 +86,20 @@ TEST(RecModelOnnx, OtherNecksAndATwoLayerHeadMatchOrt) {
   }
 }
 
+// PP-OCRv4 server: PPHGNet_small (concatenating HG blocks, ESE attention,
+// the 3 x 2 eval pool) + the MultiHead's svtr neck with a [1, 3] kernel.
+TEST(RecModelOnnx, PPHGNetServerRecMatchesOrt) {
+  const RecModel m = build(config_architecture("PP-OCRv4/PP-OCRv4_server_rec.yml"), 97);
+  EXPECT_LE(worst_difference(m, 48, inputs(48, {{2, 160}}), "onnx_pphgnet"), 1e-4);
+}
+
+// PP-OCRv5 server: PPHGNetV2_B4 text_rec (the two-branch stem with Paddle's
+// "SAME" pads, light blocks) + the same MultiHead svtr neck.
+TEST(RecModelOnnx, PPHGNetV2ServerRecMatchesOrt) {
+  const RecModel m = build(config_architecture("PP-OCRv5/PP-OCRv5_server_rec.yml"), 97);
+  EXPECT_LE(worst_difference(m, 48, inputs(48, {{2, 160}}), "onnx_pphgnet_v2"), 1e-4);
+}
+
 TEST(RecModelOnnx, InitializersAreNamedAfterTheModules) {
   const RecModel m = build(config_architecture("en_PP-OCRv3_mobile_rec.yml"), 97);
   const OnnxGraph g = rec_model_to_onnx(*m, 48);

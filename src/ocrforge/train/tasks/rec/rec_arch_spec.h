@@ -24,7 +24,7 @@ class Node;
 namespace ocrforge {
 
 struct BackboneSpec {
-  std::string name = "MobileNetV1Enhance";  // MobileNetV1Enhance | MobileNetV3 | PPLCNetV3
+  std::string name = "MobileNetV1Enhance";  // one of rec_backbone_names()
   double scale = 0.5;  // double as in PaddleOCR (Python float): 0.35 in float builds other channel counts
   int in_channels = 3;
   // MobileNetV1Enhance
@@ -41,6 +41,10 @@ struct BackboneSpec {
   // Not a config key: LearnableRepLayers in deploy form (one fused conv),
   // set when the weights come from an inference file (nn/pplcnet_v3.h).
   bool rep_deploy = false;
+  // PPHGNetV2_B4: the ImageNet tail PaddleOCR builds and never runs (nn/pphgnet_v2.h).
+  bool use_last_conv = true;
+  int class_expand = 2048;
+  int class_num = 1000;
 };
 
 struct NeckSpec {
@@ -92,12 +96,15 @@ struct RecArchSpec {
 // branch, a SARHead entry becomes `sar`, an NRTRHead entry `nrtr` (with
 // MultiHead's use_pos). Unknown names or keys throw UsageError naming the key path and the
 // known values, e.g. "Architecture.Backbone.name: unknown backbone 'X'
-// (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3)".
+// (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4)".
 RecArchSpec rec_arch_from_yaml(const YAML::Node& architecture, int num_classes);
 
 // Leaves the NRTR branch out (a run that lists no NRTRLoss, a distillation
 // member): `nrtr` moves to dropped_heads. Nothing happens without one.
 void drop_nrtr_branch(RecArchSpec& spec);
+
+// The Architecture.Backbone names a recognizer can be built from.
+std::vector<std::string> rec_backbone_names();
 
 // Checks names, list lengths and value ranges; throws UsageError (message
 // names the Architecture key). RecModel's constructor calls it.

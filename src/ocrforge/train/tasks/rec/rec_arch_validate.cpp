@@ -10,13 +10,18 @@
 namespace ocrforge {
 using arch_yaml::join;
 
+std::vector<std::string> rec_backbone_names() {
+  return {"MobileNetV1Enhance", "MobileNetV3", "PPLCNetV3", "PPHGNet_small", "PPHGNetV2_B4"};
+}
+
 void validate_rec_arch(const RecArchSpec& s) {
   const auto fail = [](const std::string& key, const std::string& what) {
     throw UsageError("Architecture." + key + ": " + what);
   };
   const auto& b = s.backbone;
-  if (b.name != "MobileNetV1Enhance" && b.name != "MobileNetV3" && b.name != "PPLCNetV3")
-    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3)");
+  const std::vector<std::string> known = rec_backbone_names();
+  if (std::find(known.begin(), known.end(), b.name) == known.end())
+    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: " + join(known) + ")");
   if (!(b.scale > 0.0)) fail("Backbone.scale", "must be > 0");
   if (b.in_channels < 1) fail("Backbone.in_channels", "must be >= 1");
   if (b.name == "MobileNetV1Enhance") {
@@ -28,7 +33,7 @@ void validate_rec_arch(const RecArchSpec& s) {
     if (int(32 * b.scale) < 1) fail("Backbone.scale", "too small: int(32 * scale) must be >= 1");
   } else if (b.name == "PPLCNetV3") {
     if (b.conv_kxk_num < 1) fail("Backbone.conv_kxk_num", "must be >= 1");
-  } else {
+  } else if (b.name == "MobileNetV3") {
     if (b.model_name != "large" && b.model_name != "small")
       fail("Backbone.model_name", "unknown model '" + b.model_name + "' (known: large, small)");
     const double ok[] = {0.35, 0.5, 0.75, 1.0, 1.25};  // PaddleOCR's supported_scale

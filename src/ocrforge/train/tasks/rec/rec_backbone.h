@@ -29,4 +29,13 @@ std::shared_ptr<RecBackboneImpl> make_rec_backbone(const BackboneSpec& spec);
 void check_pool_input(const torch::Tensor& feat, const std::vector<int64_t>& kernel, const std::string& backbone,
                       const torch::Tensor& input);
 
+// The final pool of PaddleOCR's PPLCNetV3 / PPHGNet rec backbones, which
+// differs between the modes: in training an adaptive average pool to 1 x 40,
+// in eval (and in the export) an average pool of line_pool_kernel() = 3 x 2.
+// For a 3 x 80 map (48 x 320 input) both give 1 x 40; other widths give 40
+// steps in training and W / 8 in eval, as in PaddleOCR.
+torch::Tensor line_pool(const torch::Tensor& feat, bool training, const std::string& backbone,
+                        const torch::Tensor& input);
+inline std::vector<int64_t> line_pool_kernel() { return {3, 2}; }
+
 }  // namespace ocrforge

@@ -54,8 +54,11 @@ std::optional<float> RecModelImpl::pinned_l2_decay(const std::string& name) cons
   if (spec_.backbone.name == "MobileNetV1Enhance" && starts_with(name, "backbone.") &&
       name.find("._batch_norm.") != std::string::npos)
     return 0.0f;
-  // PPLCNetV3's ConvBNLayer BNs (the stem and every conv branch; not the identity BN).
-  if (spec_.backbone.name == "PPLCNetV3" && starts_with(name, "backbone.") && name.find(".bn.") != std::string::npos)
+  // PPLCNetV3's ConvBNLayer BNs (the stem and every conv branch; not the
+  // identity BN) and every ConvBNAct BN of PPHGNet_small / PPHGNetV2_B4.
+  const std::string& b = spec_.backbone.name;
+  if ((b == "PPLCNetV3" || b == "PPHGNet_small" || b == "PPHGNetV2_B4") && starts_with(name, "backbone.") &&
+      name.find(".bn.") != std::string::npos)
     return 0.0f;
   return std::nullopt;
 }

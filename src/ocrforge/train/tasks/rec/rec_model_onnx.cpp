@@ -6,7 +6,11 @@
 #include "ocrforge/train/tasks/rec/mobilenet_v1_enhance.h"
 #include "ocrforge/train/tasks/rec/mobilenet_v3.h"
 #include "ocrforge/train/tasks/rec/rec_pplcnet_v3.h"
+#include "ocrforge/train/export/pphgnet_emitter.h"
+#include "ocrforge/train/export/pphgnet_v2_emitter.h"
 #include "ocrforge/train/export/pplcnet_v3_emitter.h"
+#include "ocrforge/train/tasks/rec/rec_pphgnet.h"
+#include "ocrforge/train/tasks/rec/rec_pphgnet_v2.h"
 #include "ocrforge/train/tasks/rec/encoder_svtr.h"
 #include "ocrforge/train/tasks/rec/svtr_block.h"
 
@@ -135,6 +139,14 @@ std::string ctc_head(OnnxEmitter& e, const std::string& x, const CTCHeadImpl& m)
   return emit_linear(e, h, child<torch::nn::LinearImpl>(m, "fc2", "head"), "head.fc2");
 }
 
+// The eval pool of PPLCNetV3 / PPHGNet (line_pool, rec_backbone.h), as PaddleOCR's inference export.
+std::string emit_line_pool(OnnxEmitter& e, const std::string& x) {
+  const std::vector<int64_t> k = line_pool_kernel();
+  return e.node("AveragePool", {x},
+                {{"kernel_shape", onnx_ints(k)}, {"strides", onnx_ints(k)}, {"pads", onnx_ints({0, 0, 0, 0})}},
+                "backbone.pool");
+}
+
 }  // namespace
 
 OnnxGraph rec_model_to_onnx(const RecModelImpl& model, int64_t height) {
@@ -147,11 +159,11 @@ OnnxGraph rec_model_to_onnx(const RecModelImpl& model, int64_t height) {
   } else if (const auto* v3 = backbone.as<MobileNetV3Impl>()) {
     y = mobilenet_v3(e, x, *v3, "backbone");
   } else if (const auto* lcnet = backbone.as<RecPPLCNetV3Impl>()) {
-    // The eval pool (rec_pplcnet_v3.h), as PaddleOCR's inference export.
-    const std::vector<int64_t> k = RecPPLCNetV3Impl::eval_pool_kernel();
-    y = e.node("AveragePool", {pplcnet_v3_last(e, x, lcnet->layers(), "backbone")},
-               {{"kernel_shape", onnx_ints(k)}, {"strides", onnx_ints(k)}, {"pads", onnx_ints({0, 0, 0, 0})}},
-               "backbone.pool");
+    y = emit_line_pool(e, pplcnet_v3_last(e, x, lcnet->layers(), "backbone"));
+  } else if (const auto* hgnet = backbone.as<RecPPHGNetImpl>()) {
+    y = emit_line_pool(e, pphgnet_last(e, x, hgnet->layers(), "backbone"));
+  } else if (const auto* hgnet2 = backbone.as<RecPPHGNetV2Impl>()) {
+    y = emit_line_pool(e, pphgnet_v2_last(e, x, hgnet2->layers(), "backbone"));
   } else {
     throw Error("ONNX export: the backbone '" + model.spec().backbone.name + "' is not known to the exporter");
   }

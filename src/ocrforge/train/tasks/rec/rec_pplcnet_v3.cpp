@@ -16,11 +16,7 @@ PPLCNetV3Spec lcnet_spec(const BackboneSpec& spec) {
 RecPPLCNetV3Impl::RecPPLCNetV3Impl(const BackboneSpec& spec) : layers_(*this, lcnet_spec(spec)) {}
 
 torch::Tensor RecPPLCNetV3Impl::forward(torch::Tensor x) {
-  const torch::Tensor feat = layers_.last(x);
-  if (is_training()) return torch::adaptive_avg_pool2d(feat, {1, 40});
-  const std::vector<int64_t> k = eval_pool_kernel();
-  check_pool_input(feat, k, "PPLCNetV3", x);
-  return torch::avg_pool2d(feat, k, k);
+  return line_pool(layers_.last(x), is_training(), "PPLCNetV3", x);
 }
 
 }  // namespace ocrforge
