@@ -34,8 +34,9 @@ const std::vector<std::string>& ignored_config_keys() {
       // DistillationCTCLabelDecode's output selection: the distillation decodes
       // each model's CTC output (PostProcess.model_name is read).
       "PostProcess.key", "PostProcess.multi_head",
-      // The classifier trains with its one loss (ClsLoss).
-      "Loss.name",
+      // The classifier trains with its one loss (ClsLoss). ClsLoss takes any
+      // keyword and reads none; the rotnet config gives it main_indicator.
+      "Loss.name", "Loss.main_indicator",
       // PaddleOCR overwrites a label encoder's copies with Global's, which this pipeline uses.
       "Train.dataset.transforms.MultiLabelEncode.max_text_length",
       "Train.dataset.transforms.MultiLabelEncode.character_dict_path",

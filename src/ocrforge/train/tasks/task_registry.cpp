@@ -33,7 +33,7 @@ const std::vector<TaskEntry>& built_in_tasks() {
       {"rec: CRNN, SVTR_LCNet and the other CTC networks, or a shipped ONNX recognizer (algorithm ONNX)",
        rec_task_takes, make_rec_task},
       {"det: DB, or a shipped ONNX detector (algorithm ONNX)", det_task_takes, make_det_task},
-      {"cls: a shipped ONNX classifier (algorithm ONNX; the native MobileNetV3 + ClsHead is not built yet)",
+      {"cls: PaddleOCR's classifier (algorithm CLS: a recognition backbone + ClsHead) or a shipped ONNX one (algorithm ONNX)",
        cls_task_takes, make_cls_task},
       {"rec distillation (PP-OCRv3's recipe)", rec_distill_task_takes, make_rec_distill_task},
       {"det distillation (PP-OCRv3's CML)", det_distill_task_takes, make_det_distill_task},

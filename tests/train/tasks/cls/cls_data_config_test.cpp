@@ -42,8 +42,14 @@ TEST(ClsTransformConfig, ReadsPaddleOcrsClassifierList) {
 }
 
 TEST(ClsTransformConfig, RefusesWhatItCannotDo) {
-  EXPECT_NE(usage_error("[{DecodeImage: }, {ClsLabelEncode: }, {RandAugment: }, {ClsResizeImg: {image_shape: [3, 48, 192]}}]")
-                .find("RandAugment is not supported yet"),
+  // RandAugment works on the image before the resize (data/rand_augment.h).
+  EXPECT_NE(usage_error("[{DecodeImage: }, {ClsLabelEncode: }, {ClsResizeImg: {image_shape: [3, 48, 192]}}, "
+                        "{RandAugment: }]")
+                .find("RandAugment must come before ClsResizeImg"),
+            std::string::npos);
+  // The rotnet's SSLRotateResize labels and resizes itself.
+  EXPECT_NE(usage_error("[{DecodeImage: }, {ClsLabelEncode: }, {SSLRotateResize: {image_shape: [3, 48, 320]}}]")
+                .find("remove ClsLabelEncode"),
             std::string::npos);
   EXPECT_NE(usage_error("[{DecodeImage: }, {ClsLabelEncode: }]").find("needs a ClsResizeImg"), std::string::npos);
   EXPECT_NE(usage_error("[{DecodeImage: }, {ClsLabelEncode: }, {BaseDataAugmentation: {tia_prob: 0.5}}, "

@@ -7,6 +7,7 @@
 #include "ocrforge/train/data/batch_loader.h"
 #include "ocrforge/train/tasks/rec/rec_data_config.h"
 #include "ocrforge/train/tasks/rec/rec_transform_config.h"
+#include "ocrforge/train/tasks/rec/rec_transforms.h"
 #include "rec_data_fixtures.h"
 #include "test_support.h"
 
@@ -215,6 +216,35 @@ TEST(RecDataConfig, BuildsDatasetAndLoaderSpec) {
   EXPECT_FALSE(e.loader.shuffle);  // evaluation defaults
   EXPECT_FALSE(e.loader.drop_last);
   EXPECT_EQ(e.loader.batch_size, 4);
+}
+
+// PP-OCRv5's latin config evaluates with RecResizeImg eval_mode: a line
+// wider than 48 x 320 keeps its aspect ratio (PaddleOCR's
+// resize_norm_img_chinese) in batches of one.
+TEST(RecDataConfig, EvalModeKeepsWideLinesWide) {
+  std::string section = train_section("", "  batch_size_per_card: 1\n");
+  section.replace(section.find("{image_shape: [3, 48, 320]}"), 27, "{image_shape: [3, 48, 64], eval_mode: true}");
+  const RecDataSpec e = rec_data_from_yaml(YAML::Load(section), "Eval", test::toy_charset(), 25, 1024, false);
+  EXPECT_TRUE(e.dataset->transforms().keep_wide_lines);
+  bool wider = false;
+  for (size_t i = 0; i < e.dataset->size(); ++i) {
+    const Sample s = e.dataset->load_sample(i, 1, nullptr);
+    const auto sizes = s.tensors.at("image").sizes();
+    EXPECT_EQ(sizes[1], 48);
+    EXPECT_GE(sizes[2], 64);
+    wider = wider || sizes[2] > 64;
+  }
+  EXPECT_TRUE(wider);  // the toy crops are wider than 4 : 3
+  const cv::Mat line(20, 200, CV_8UC3);
+  EXPECT_EQ(eval_mode_width(line, {3, 48, 320}), 480);  // int(48 * 10)
+  EXPECT_EQ(eval_mode_width(line, {3, 48, 600}), 600);  // narrower than the shape: the shape's width
+  // Several lines of their own widths cannot be stacked: one per batch.
+  std::string batched = train_section("", "  batch_size_per_card: 4\n");
+  batched.replace(batched.find("{image_shape: [3, 48, 320]}"), 27, "{image_shape: [3, 48, 320], eval_mode: true}");
+  const std::string msg = ocrforge::test::message_of<UsageError>(
+      [&] { rec_data_from_yaml(YAML::Load(batched), "Eval", test::toy_charset(), 25, 1024, false); });
+  EXPECT_NE(msg.find("RecResizeImg.eval_mode"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Eval.loader.batch_size_per_card: 1"), std::string::npos) << msg;
 }
 
 TEST(RecDataConfig, ConfigMistakesNameTheKey) {

@@ -6,6 +6,7 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/data/data_yaml.h"
+#include "ocrforge/train/data/rand_augment.h"
 #include "ocrforge/train/data/loader_config.h"
 #include "ocrforge/train/tasks/rec/rec_transform_config.h"
 
@@ -13,12 +14,28 @@ namespace ocrforge {
 
 namespace y = data_yaml;
 
+namespace {
+
+// PaddleOCR's SSLRotateResize(image_shape, padding=False, select_all=True, mode="train").
+void parse_ssl_rotate_resize(const YAML::Node& p, const std::string& path, ClsTransformSpec* spec) {
+  spec->ssl_rotate = true;
+  spec->image_shape = parse_image_shape(p, path, "[3, 48, 320]");
+  if (const YAML::Node v = y::at(p, path, "padding"); v && !v.IsNull()) spec->ssl_padding = y::boolean(v, path + ".padding");
+  if (const YAML::Node v = y::at(p, path, "select_all"); v && !v.IsNull())
+    spec->ssl_select_all = y::boolean(v, path + ".select_all");
+  if (const YAML::Node v = y::at(p, path, "mode"); v && !v.IsNull() && y::string(v, path + ".mode") != "train")
+    throw UsageError("config key '" + path + ".mode': only 'train' (every turn of each image) is read for training "
+                     "and evaluation; PaddleOCR's 'test' keeps the upright image alone for prediction");
+}
+
+}  // namespace
+
 ClsTransformSpec cls_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where,
                                               std::vector<std::string> label_list, bool training) {
   if (!transforms || !transforms.IsSequence())
     throw UsageError("config key '" + where + "': expected a list of transforms such as '- DecodeImage: ...'");
-  static const std::vector<std::string> known = {"DecodeImage", "ClsLabelEncode", "RecAug", "BaseDataAugmentation",
-                                                 "RandAugment", "ClsResizeImg", "KeepKeys"};
+  static const std::vector<std::string> known = {"DecodeImage",  "ClsLabelEncode", "RecAug",         "BaseDataAugmentation",
+                                                 "RandAugment",  "ClsResizeImg",   "SSLRotateResize", "KeepKeys"};
   ClsTransformSpec spec;
   spec.label_list = std::move(label_list);
   std::map<std::string, size_t> position;
@@ -29,17 +46,25 @@ ClsTransformSpec cls_transform_spec_from_yaml(const YAML::Node& transforms, cons
     if (name == "DecodeImage") parse_decode_image(entry.params, path);
     else if (name == "RecAug") parse_rec_aug(entry.params, path, true, &spec.aug);
     else if (name == "BaseDataAugmentation") parse_rec_aug(entry.params, path, false, &spec.aug);
-    else if (name == "RandAugment")
-      throw UsageError("config key '" + path + "': RandAugment is not supported yet; remove it and keep "
-                       "RecAug or BaseDataAugmentation (configs/cls/ch_ppocr_mobile_cls_finetune.yml)");
+    else if (name == "RandAugment") spec.rand_aug = rand_augment_from_yaml(entry.params, path);
     else if (name == "ClsLabelEncode" && entry.params && !entry.params.IsNull())
       throw UsageError("config key '" + path + "' takes no parameters: it uses Global.label_list");
     else if (name == "ClsResizeImg") {
       spec.image_shape = parse_image_shape(entry.params, path, "[3, 48, 192]");
+    } else if (name == "SSLRotateResize") {
+      parse_ssl_rotate_resize(entry.params, path, &spec);
     } else if (name == "KeepKeys") parse_keep_keys(entry.params, path, {"image", "label"});
   }
+  if (spec.ssl_rotate) {
+    for (const char* other : {"ClsLabelEncode", "ClsResizeImg"})
+      if (position.count(other))
+        throw UsageError("in '" + where + "', SSLRotateResize labels each image by its rotation and resizes it; "
+                         "remove " + other);
+  }
   for (const char* required : {"DecodeImage", "ClsLabelEncode", "ClsResizeImg"})
-    if (!position.count(required)) throw UsageError("'" + where + "' needs a " + required + " transform");
+    if (!position.count(required) && !(spec.ssl_rotate && std::string(required) != "DecodeImage"))
+      throw UsageError("'" + where + "' needs a " + required + " transform");
+  if (spec.ssl_rotate) position["ClsResizeImg"] = position["SSLRotateResize"];  // the resize step, for the order checks
   if (position.count("RecAug") && position.count("BaseDataAugmentation"))
     throw UsageError("in '" + where + "', list RecAug or BaseDataAugmentation, not both (RecAug is TIA + BaseDataAugmentation)");
   const std::string aug = position.count("RecAug") ? "RecAug" : "BaseDataAugmentation";
@@ -52,7 +77,10 @@ ClsTransformSpec cls_transform_spec_from_yaml(const YAML::Node& transforms, cons
   before(aug, "ClsResizeImg");
   if (position.count("KeepKeys") && position["KeepKeys"] + 1 != transforms.size())
     throw UsageError("in '" + where + "', KeepKeys must be the last transform");
+  before(aug, "RandAugment");
+  before("RandAugment", "ClsResizeImg");
   spec.use_aug = training && position.count(aug) > 0;
+  spec.use_rand_aug = training && position.count("RandAugment") > 0;
   return spec;
 }
 
@@ -70,6 +98,17 @@ ClsDataSpec cls_data_from_yaml(const YAML::Node& section, const std::string& sec
       cls_transform_spec_from_yaml(y::at(ds, ds_path, "transforms"), ds_path + ".transforms", label_list, training);
   ClsDataSpec setup;
   setup.loader = loader_from_yaml(y::at(section, section_name, "loader"), section_name + ".loader", training);
+  // PaddleOCR's SSLRotateCollate flattens the turns of each image into the
+  // batch; ClsTask does that for every SSLRotateResize batch.
+  const std::string collate_path = section_name + ".loader.collate_fn";
+  const YAML::Node collate = y::at(y::at(section, section_name, "loader"), section_name + ".loader", "collate_fn");
+  const std::string collate_fn = collate && !collate.IsNull() ? y::string(collate, collate_path) : "";
+  if (!collate_fn.empty() && collate_fn != "SSLRotateCollate")
+    throw UsageError("config key '" + collate_path + "': '" + collate_fn + "' is not supported (known: SSLRotateCollate, "
+                     "with SSLRotateResize)");
+  if (transforms.ssl_rotate != (collate_fn == "SSLRotateCollate"))
+    throw UsageError("config key '" + collate_path + "': SSLRotateResize and collate_fn: SSLRotateCollate go together, "
+                     "as in PaddleOCR's ch_PP-OCRv3_rotnet.yml");
   if (!training) setup.loader.drop_last = false;  // evaluate every sample
   setup.dataset = std::make_shared<ClsDataset>(list, std::move(transforms), training);
   return setup;

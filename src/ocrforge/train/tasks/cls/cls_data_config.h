@@ -4,9 +4,11 @@
 //   - DecodeImage: {img_mode: BGR, channel_first: false}
 //   - ClsLabelEncode:            # label -> index in Global.label_list
 //   - RecAug: / BaseDataAugmentation:
+//   - RandAugment:               # data/rand_augment.h
 //   - ClsResizeImg: {image_shape: [3, 48, 192]}
 //   - KeepKeys: {keep_keys: [image, label]}
-// RandAugment (ImageNet-style policies) is not implemented: a clear error.
+// or, for PP-OCRv3's rotnet, SSLRotateResize: {image_shape: [3, 48, 320]} in
+// place of ClsLabelEncode and ClsResizeImg, with loader.collate_fn: SSLRotateCollate.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -22,7 +24,7 @@ namespace ocrforge {
 
 // `where` is the list's key path. Augmentation is used only when listed and
 // `training`. UsageError for unknown names or parameters, a missing
-// DecodeImage / ClsLabelEncode / ClsResizeImg, or a wrong order.
+// DecodeImage / ClsLabelEncode / ClsResizeImg (or SSLRotateResize), or a wrong order.
 ClsTransformSpec cls_transform_spec_from_yaml(const YAML::Node& transforms, const std::string& where,
                                               std::vector<std::string> label_list, bool training);
 

@@ -1,14 +1,19 @@
 // PaddleOCR's SimpleDataSet for the text direction classifier: lines
 // `path<TAB>label` where the label is one of Global.label_list ("0", "180"),
 // and the transforms DecodeImage -> RecAug / BaseDataAugmentation ->
-// ClsLabelEncode -> ClsResizeImg -> KeepKeys [image, label].
+// RandAugment -> ClsLabelEncode -> ClsResizeImg -> KeepKeys [image, label],
+// or the self-supervised rotation task (SSLRotateResize in place of
+// ClsLabelEncode and ClsResizeImg).
 #pragma once
 #include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include <opencv2/core.hpp>
+
 #include "ocrforge/train/data/dataset.h"
+#include "ocrforge/train/data/rand_augment.h"
 #include "ocrforge/train/data/label_list_spec.h"
 #include "ocrforge/train/tasks/rec/rec_aug.h"
 
@@ -17,8 +22,20 @@ namespace ocrforge {
 struct ClsTransformSpec {
   bool use_aug = false;                        // RecAug / BaseDataAugmentation listed and training
   RecAugParams aug;                            // BaseDataAugmentation: tia_prob 0
+  bool use_rand_aug = false;                   // RandAugment listed and training
+  RandAugmentParams rand_aug;
   std::array<int, 3> image_shape{3, 48, 192};  // ClsResizeImg image_shape (PaddleOCR's resize_norm_img)
   std::vector<std::string> label_list{"0", "180"};  // Global.label_list: class i is label_list[i]
+  // SSLRotateResize (PaddleOCR's ssl_img_aug.py, PP-OCRv3's rotnet
+  // pre-training): each image gives its turns by 0, 90, 180 and 270 degrees
+  // clockwise (0 and 180 only without select_all), each resized to
+  // image_shape, labelled 0, 1, 2, 3 (0, 1): image k x 3 x H x W, label k.
+  // The label file's texts are not read. The batches are flattened to
+  // (B * k) images by the task, PaddleOCR's SSLRotateCollate.
+  bool ssl_rotate = false;
+  bool ssl_select_all = true;
+  bool ssl_padding = false;  // true: keep the aspect ratio and pad (RecResizeImg's rule); false: stretch
+  int ssl_turns() const { return ssl_select_all ? 4 : 2; }
 };
 
 class ClsDataset : public Dataset {
@@ -44,6 +61,8 @@ class ClsDataset : public Dataset {
   static constexpr int kMaxAttempts = 100;
 
  private:
+  Sample ssl_rotate_sample(const cv::Mat& img) const;
+
   std::vector<std::string> paths_;
   std::vector<int64_t> labels_;
   ClsTransformSpec transforms_;

@@ -65,10 +65,26 @@ DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, con
       read(args, "ignore_index", path, index);
       t.ignore_index = index;
     }
+  } else if (kind == "DistillationNRTRLoss") {
+    t.name = "loss_nrtr";
+    read_list(args, path, models, t);
+    read(args, "smoothing", path, t.smoothing);
+  } else if (kind == "DistillationDKDLoss") {
+    t.name = "dkd";
+    read_pairs(args, path, models, t);
+    read(args, "temperature", path, t.temperature);
+    read(args, "alpha", path, t.alpha);
+    read(args, "beta", path, t.beta);
+    read(args, "dis_head", path, t.dis_head);
+    if (!(t.temperature > 0)) throw UsageError(path + ".temperature: must be > 0");
+  } else if (kind == "DistillCTCLogits") {
+    t.name = "ctc_logits";
+    read_pairs(args, path, models, t);
+    std::string reduction = "mean";
+    read(args, "reduction", path, reduction);  // stored by PaddleOCR's KLCTCLogits, never used
+    check_choice(reduction, {"mean", "sum", "none"}, path + ".reduction");
   } else {
-    throw UsageError(path + ": unknown loss '" + kind +
-                     "' (known: DistillationDMLLoss, DistillationDistanceLoss, DistillationCTCLoss, "
-                     "DistillationSARLoss)");
+    throw UsageError(path + ": unknown loss '" + kind + "' (known: " + join(distill_loss_kinds()) + ")");
   }
   read(args, "weight", path, t.weight);
   read(args, "name", path, t.name);
@@ -77,16 +93,30 @@ DistillLossTerm term_from_yaml(const std::string& kind, const YAML::Node& n, con
   read(args, "multi_head", path, t.multi_head);
   if (kind == "DistillationDMLLoss" && t.key != "head_out")
     throw UsageError(path + ".key: DML compares class distributions; use key: head_out");
+  if ((kind == "DistillationDKDLoss" || kind == "DistillCTCLogits" || kind == "DistillationNRTRLoss") &&
+      t.key != "head_out")
+    throw UsageError(path + ".key: " + kind + " reads the heads' outputs; use key: head_out");
+  if (kind == "DistillationDKDLoss" && (!t.multi_head || t.dis_head != "gtc"))
+    throw UsageError(path + ": PaddleOCR computes DKD between the NRTR outputs of two MultiHead models, whose "
+                     "target is label_gtc; set multi_head: true and dis_head: gtc");
   return t;
 }
 
 }  // namespace
 
+const std::vector<std::string>& distill_loss_kinds() {
+  static const std::vector<std::string> kinds = {"DistillationDMLLoss",  "DistillationDistanceLoss",
+                                                 "DistillationCTCLoss",  "DistillationSARLoss",
+                                                 "DistillationNRTRLoss", "DistillationDKDLoss",
+                                                 "DistillCTCLogits"};
+  return kinds;
+}
+
 std::vector<DistillLossTerm> distill_loss_from_yaml(const YAML::Node& loss, const std::vector<std::string>& models) {
   std::vector<DistillLossTerm> terms;
   for (const CombinedLossEntry& e : combined_loss_entries(
            loss, "a Distillation architecture",
-           "DistillationDMLLoss / DistillationDistanceLoss / DistillationCTCLoss / DistillationSARLoss",
+           join(distill_loss_kinds()),
            "DistillationCTCLoss: {weight: 1.0, model_name_list: [Student]}"))
     terms.push_back(term_from_yaml(e.kind, e.args, e.path, models));
   return terms;

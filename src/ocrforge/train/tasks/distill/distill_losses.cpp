@@ -42,4 +42,55 @@ torch::Tensor distance_loss(const torch::Tensor& a, const torch::Tensor& b, cons
   throw UsageError("DistillationDistanceLoss.mode: '" + mode + "' (known: l1, l2, smooth_l1)");
 }
 
+namespace {
+
+// Two shapes that must agree, or an Error naming the loss.
+void same_shape(const torch::Tensor& a, const torch::Tensor& b, const std::string& loss) {
+  if (a.sizes() != b.sizes())
+    throw Error(loss + ": the two outputs differ in shape (" + std::string(c10::str(a.sizes())) + " vs " +
+                c10::str(b.sizes()) + ")");
+}
+
+// sum over classes of label * (log(label + 1e-10) - log_x), averaged over rows.
+torch::Tensor kl_rows(const torch::Tensor& log_x, const torch::Tensor& label) {
+  return (label * (torch::log(label + 1e-10) - log_x)).sum(1).mean();
+}
+
+}  // namespace
+
+torch::Tensor dkd_loss(const torch::Tensor& student, const torch::Tensor& teacher, const torch::Tensor& target,
+                       double temperature, double alpha, double beta) {
+  same_shape(student, teacher, "DistillationDKDLoss");
+  const int64_t classes = student.size(-1);
+  const torch::Tensor s = student.reshape({-1, classes}).to(torch::kFloat);
+  const torch::Tensor t = teacher.reshape({-1, classes}).to(torch::kFloat);
+  const torch::Tensor idx = target.reshape({-1}).to(torch::kLong);
+  if (idx.size(0) != s.size(0))
+    throw Error("DistillationDKDLoss: " + std::to_string(idx.size(0)) + " targets for " + std::to_string(s.size(0)) +
+                " positions");
+  const torch::Tensor gt = torch::one_hot(idx, classes).to(s.dtype());
+  const torch::Tensor other = 1 - gt;
+  const auto split = [&](const torch::Tensor& p) {
+    return torch::cat({(p * gt).sum(1, true), (p * other).sum(1, true)}, 1);
+  };
+  const double T = temperature;
+  const torch::Tensor ps = split(torch::softmax(s / T, 1)), pt = split(torch::softmax(t / T, 1));
+  const torch::Tensor tckd = kl_rows(torch::log(ps), pt) * (T * T);
+  const torch::Tensor pt2 = torch::softmax(t / T - 1000.0 * gt, 1);
+  const torch::Tensor log_ps2 = torch::log_softmax(s / T - 1000.0 * gt, 1);
+  const torch::Tensor nckd = kl_rows(log_ps2, pt2) * (T * T);
+  return alpha * tckd + beta * nckd;
+}
+
+torch::Tensor ctc_logits_kl(const torch::Tensor& student, const torch::Tensor& teacher) {
+  same_shape(student, teacher, "DistillCTCLogits");
+  torch::Tensor sign = torch::ones({student.size(-1)}, student.options().dtype(torch::kFloat));
+  sign[0] = -1;  // PaddleOCR's blank_mask: the blank logit negated
+  const double eps = 1e-6, t = 0.5;
+  const torch::Tensor s = torch::softmax(student.to(torch::kFloat) * sign / t, -1).mean(1);
+  const torch::Tensor q = torch::softmax(teacher.to(torch::kFloat) * sign / t, -1).mean(1);
+  const torch::Tensor loss = q * torch::log((q + eps) / (s + eps) + eps);
+  return loss.sum() / static_cast<double>(loss.size(0));
+}
+
 }  // namespace ocrforge

@@ -17,6 +17,8 @@
 #include "ocrforge/train/tasks/distill/distill_losses.h"
 #include "ocrforge/train/tasks/distill/rec_distill_export.h"
 #include "ocrforge/train/tasks/rec/sar_loss.h"
+#include "ocrforge/train/tasks/rec/nrtr_loss.h"
+#include "ocrforge/train/tasks/distill/distillation_arch.h"
 #include "ocrforge/train/onnx/onnx_arch.h"
 #include "ocrforge/train/tasks/rec/onnx_rec_probe.h"
 #include "ocrforge/train/export/inference_folder.h"
@@ -49,6 +51,13 @@ RecDistillTask::RecDistillTask(const Config& config, const TrainerSpec& o, torch
   max_text_length_ = o.max_text_length;
   seed_ = o.seed;
   ignore_space_ = o.ignore_space;
+  // Which members keep their NRTR branch is decided before they are built.
+  const std::vector<std::string> names = distillation_arch_from_yaml(config.root()["Architecture"]).names();
+  for (const DistillLossTerm& t : distill_loss_from_yaml(config.root()["Loss"], names)) {
+    if (!t.reads_gtc()) continue;
+    gtc_used_.insert(t.models.begin(), t.models.end());
+    for (const auto& [a, b] : t.pairs) gtc_used_.insert({a, b});
+  }
   build(ModelType::Rec);
 }
 
@@ -73,7 +82,7 @@ std::shared_ptr<DistillMember> RecDistillTask::build_member(const DistillMemberS
     *what = "ONNX model " + t.spec.onnx_model;
   } else {
     m->arch = under_member(spec, [&] { return rec_arch_from_yaml(spec.arch, m->charset.num_classes()); });
-    drop_nrtr_branch(m->arch);  // no distillation loss reads it yet
+    if (!gtc_used_.count(spec.name)) drop_nrtr_branch(m->arch);  // no loss term reads it
     const std::string guide = drop_guide_without_branch(m->arch, spec.path);
     if (!guide.empty()) warnings_.push_back(guide);
     const std::string heads = dropped_heads_warning(m->arch, spec.path);
@@ -95,11 +104,41 @@ void RecDistillTask::require_sar(const std::string& name, const std::string& pat
                      m.spec.path + ".Head)");
 }
 
+void RecDistillTask::require_nrtr(const std::string& name, const std::string& path) const {
+  const RecDistillMember& m = member(name);
+  if (m.onnx)
+    throw UsageError(path + ": '" + name + "' is an ONNX model, which has no NRTR branch (it gives head_out of the "
+                     "CTC branch only)");
+  if (!m.arch.nrtr)
+    throw UsageError(path + ": '" + name + "' has no NRTR branch: its Head must be a MultiHead with an NRTRHead "
+                     "entry (" + m.spec.path + ".Head)");
+}
+
 std::set<std::string> RecDistillTask::read_loss(const YAML::Node& loss, const std::vector<std::string>& names) {
   terms_ = distill_loss_from_yaml(loss, names);
   std::set<std::string> used;
   sar_used_.clear();
   for (const auto& t : terms_) {
+    if (t.reads_gtc()) {
+      for (const auto& name : t.models) {
+        if (member(name).own_dictionary)
+          throw UsageError(t.path + ".model_name_list: '" + name + "' has its own dictionary, but label_gtc is "
+                           "encoded with Global.character_dict_path; its NRTR loss cannot be computed");
+        require_nrtr(name, t.path + ".model_name_list");
+        used.insert(name);
+      }
+      for (const auto& [a, b] : t.pairs) {
+        require_nrtr(a, t.path + ".model_name_pairs");
+        require_nrtr(b, t.path + ".model_name_pairs");
+        if (member(a).arch.nrtr->out_channels != member(b).arch.nrtr->out_channels || member(a).own_dictionary ||
+            member(b).own_dictionary)
+          throw UsageError(t.path + ": '" + a + "' and '" + b + "' must decode Global.character_dict_path's "
+                           "classes with their NRTR branches (label_gtc is the target of both)");
+        used.insert(a);
+        used.insert(b);
+      }
+      continue;
+    }
     const bool sar_term = t.kind == "DistillationSARLoss" || (t.kind == "DistillationDMLLoss" && t.dis_head == "sar");
     for (const auto& name : t.models) {
       if (member(name).own_dictionary)
@@ -205,14 +244,19 @@ void RecDistillTask::to_device(torch::Device device) {
 
 std::unique_ptr<BatchLoader> RecDistillTask::make_loader(const std::string& name, bool training, int rank,
                                                          int world_size) {
-  return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_,
-                         training && !sar_used_.empty() ? "label_sar" : "", training ? &info_ : nullptr);
+  if (training && !sar_used_.empty() && !gtc_used_.empty())
+    throw UsageError("Loss.loss_config_list: terms on the SAR branch and on the NRTR branch in one run; "
+                     "MultiLabelEncode makes label_sar or label_gtc, not both");
+  const std::string guide = !training ? "" : !gtc_used_.empty() ? "label_gtc" : !sar_used_.empty() ? "label_sar" : "";
+  return make_rec_loader(config_, name, training, rank, world_size, charset_, max_text_length_, seed_, guide,
+                         training ? &info_ : nullptr);
 }
 
-RecForward RecDistillTask::run(RecDistillMember& m, const torch::Tensor& images, const SarTargets* sar) {
+RecForward RecDistillTask::run(RecDistillMember& m, const torch::Tensor& images, const SarTargets* sar,
+                               const NrtrTargets* nrtr) {
   std::optional<torch::NoGradGuard> no_grad;
   frozen_scope(m, no_grad);
-  if (m.native) return m.native->forward_all(images, sar);
+  if (m.native) return m.native->forward_all(images, sar, nrtr);
   RecForward f;
   f.logits = m.onnx->forward(images, m.onnx_logits);
   return f;
@@ -228,6 +272,8 @@ StepLoss RecDistillTask::train_step(const Batch& batch) {
   const torch::Tensor images = batch.at("image").to(device_);
   SarTargets sar;
   if (!sar_used_.empty()) sar = {batch.at("label_sar").to(device_), batch.at("valid_ratio").to(device_)};
+  NrtrTargets nrtr;
+  if (!gtc_used_.empty()) nrtr = {batch.at("label_gtc").to(device_), batch.at("length").to(device_)};
   std::map<std::string, RecForward> out;
   for (const auto& p : member_list()) {
     auto& m = static_cast<RecDistillMember&>(*p);
@@ -235,7 +281,8 @@ StepLoss RecDistillTask::train_step(const Batch& batch) {
     if (!read && m.spec.name != metric_key()) continue;
     std::optional<torch::NoGradGuard> no_grad;
     if (!read) no_grad.emplace();  // run for the training metric only
-    out[m.spec.name] = run(m, images, sar_used_.count(m.spec.name) ? &sar : nullptr);
+    out[m.spec.name] = run(m, images, sar_used_.count(m.spec.name) ? &sar : nullptr,
+                           gtc_used_.count(m.spec.name) && read ? &nrtr : nullptr);
   }
   const torch::Tensor labels = batch.at("label").to(device_), lengths = batch.at("length").to(device_);
 
@@ -253,12 +300,22 @@ StepLoss RecDistillTask::train_step(const Batch& batch) {
           t.kind == "DistillationSARLoss"
               ? sar_loss(out[name].sar_logits, sar.label_sar,
                          sar_ignore_index(*member(name).arch.sar, t.ignore_index, t.path))
-              : ctc_loss(out[name].logits, labels, lengths, false);
+          : t.kind == "DistillationNRTRLoss" ? nrtr_loss(out[name].nrtr_logits, nrtr.label_gtc, nrtr.length, t.smoothing)
+                                             : ctc_loss(out[name].logits, labels, lengths, false);
       add(t.name + "_" + name + "_" + std::to_string(i), loss, t.weight);
     }
     for (size_t i = 0; i < t.pairs.size(); ++i) {
       const auto& [a, b] = t.pairs[i];
-      if (t.kind == "DistillationDMLLoss" && t.dis_head == "sar") {
+      if (t.kind == "DistillationDKDLoss") {
+        // PaddleOCR's target: label_gtc[:, 1 : max(length) + 2], one class per NRTR output step.
+        const int64_t steps = out[a].nrtr_logits.size(1);
+        const torch::Tensor target = nrtr.label_gtc.slice(1, 1, 1 + steps);
+        add(t.name + "_" + std::to_string(i),
+            dkd_loss(out[a].nrtr_logits, out[b].nrtr_logits, target, t.temperature, t.alpha, t.beta), t.weight);
+      } else if (t.kind == "DistillCTCLogits") {
+        add(t.name + "_" + std::to_string(i),
+            ctc_logits_kl(shared_classes(a, b, out[a].logits), shared_classes(b, a, out[b].logits)), t.weight);
+      } else if (t.kind == "DistillationDMLLoss" && t.dis_head == "sar") {
         // PaddleOCR's DML on head_out["sar"]: both teacher-forced SAR outputs, N x L x classes.
         add(t.name + "_" + std::to_string(i), dml_loss(out[a].sar_logits, out[b].sar_logits, t.act, t.use_log),
             t.weight);

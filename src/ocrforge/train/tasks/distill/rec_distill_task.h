@@ -1,8 +1,9 @@
-// Recognition distillation (PaddleOCR's PP-OCRv3 rec recipe): the
-// recognizers' part of the one distillation task (distill_task.h). Each
+// Recognition distillation (PaddleOCR's PP-OCRv3 and PP-OCRv4 rec recipes):
+// the recognizers' part of the one distillation task (distill_task.h). Each
 // member is a native recognizer (rec_model.h) or a deployed ONNX graph, with
 // Global's dictionary or its own; the CombinedLoss has mutual-learning,
-// feature-distance and per-model CTC / SAR terms (distill_loss_spec.h); each
+// feature-distance, DKD, CTC-logit and per-model CTC / SAR / NRTR terms
+// (distill_loss_spec.h); each
 // evaluated member is scored with RecMetric (acc, norm_edit_dis); each
 // exports as a rec inference folder with plain CTC decoding and its own
 // dictionary.
@@ -64,9 +65,12 @@ class RecDistillTask : public DistillTask {
                                 ExportReport& report) override;
   // All features of one member on a batch (the SAR branch too when `sar` is
   // given); frozen members run in eval mode without autograd.
-  RecForward run(RecDistillMember& m, const torch::Tensor& images, const SarTargets* sar = nullptr);
+  RecForward run(RecDistillMember& m, const torch::Tensor& images, const SarTargets* sar = nullptr,
+                 const NrtrTargets* nrtr = nullptr);
   // UsageError unless member `name` has a SARHead (a term at `path` reads it).
   void require_sar(const std::string& name, const std::string& path) const;
+  // UsageError unless member `name` is native with an NRTRHead (a term at `path` reads it).
+  void require_nrtr(const std::string& name, const std::string& path) const;
   // The logits of `a` as compared with `b`: restricted to the classes both
   // dictionaries hold when they differ (blank first).
   torch::Tensor shared_classes(const std::string& a, const std::string& b, const torch::Tensor& logits_a) const;
@@ -74,6 +78,9 @@ class RecDistillTask : public DistillTask {
   Charset charset_;  // Global's: the labels' encoding
   std::vector<DistillLossTerm> terms_;
   std::set<std::string> sar_used_;  // members whose SAR branch a loss term reads
+  // Members whose NRTR branch a loss term reads (the others are built without
+  // it), found in the Loss section before the members are built.
+  std::set<std::string> gtc_used_;
   std::map<std::string, torch::Tensor> shared_index_;  // "a|b" -> class indices of a shared with b
   int max_text_length_ = 25;
   uint64_t seed_ = 1024;

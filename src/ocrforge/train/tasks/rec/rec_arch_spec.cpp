@@ -49,7 +49,9 @@ void read_pphgnet_v2_rec_keys(const YAML::Node& n, const std::string& path, Back
   read(n, "in_channels", path, b.in_channels);
 }
 
-BackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
+}  // namespace
+
+BackboneSpec rec_backbone_from_yaml(const YAML::Node& n, const std::string& path) {
   BackboneSpec b;
   b.name = required_name(n, path);
   if (b.name == "MobileNetV1Enhance") {
@@ -96,6 +98,8 @@ BackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
   read(n, "in_channels", path, b.in_channels);
   return b;
 }
+
+namespace {
 
 void read_encoder_args(const YAML::Node& n, const std::string& path, NeckSpec& s) {
   read(n, "hidden_size", path, s.hidden_size);
@@ -200,7 +204,7 @@ RecArchSpec rec_arch_from_yaml(const YAML::Node& arch, int num_classes) {
   bool all_feats = false;
   read(arch, "return_all_feats", path, all_feats);  // informational: every feature is always returned
   if (!present(arch, "Backbone")) throw UsageError(path + ".Backbone: missing");
-  spec.backbone = backbone_from_yaml(arch["Backbone"], path + ".Backbone");
+  spec.backbone = rec_backbone_from_yaml(arch["Backbone"], path + ".Backbone");
   if (!present(arch, "Head")) throw UsageError(path + ".Head: missing");
   const auto head = arch["Head"];
   const std::string head_name = required_name(head, path + ".Head");

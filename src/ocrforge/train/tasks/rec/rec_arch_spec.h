@@ -106,6 +106,14 @@ void drop_nrtr_branch(RecArchSpec& spec);
 // The Architecture.Backbone names a recognizer can be built from.
 std::vector<std::string> rec_backbone_names();
 
+// One Backbone entry (`path` names it in errors, "Architecture.Backbone"),
+// PaddleOCR's constructor keys and defaults. The direction classifier builds
+// its backbone from the same list, as PaddleOCR does for model_type cls.
+BackboneSpec rec_backbone_from_yaml(const YAML::Node& backbone, const std::string& path);
+
+// The backbone part of validate_rec_arch (`path` prefixes the keys).
+void validate_rec_backbone(const BackboneSpec& backbone, const std::string& path = "Architecture.Backbone");
+
 // Checks names, list lengths and value ranges; throws UsageError (message
 // names the Architecture key). RecModel's constructor calls it.
 void validate_rec_arch(const RecArchSpec& spec);

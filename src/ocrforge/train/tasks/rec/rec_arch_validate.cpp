@@ -14,34 +14,40 @@ std::vector<std::string> rec_backbone_names() {
   return {"MobileNetV1Enhance", "MobileNetV3", "PPLCNetV3", "PPHGNet_small", "PPHGNetV2_B4"};
 }
 
+void validate_rec_backbone(const BackboneSpec& b, const std::string& path) {
+  const auto fail = [&](const std::string& key, const std::string& what) {
+    throw UsageError(path + (key.empty() ? "" : "." + key) + ": " + what);
+  };
+  const std::vector<std::string> known = rec_backbone_names();
+  if (std::find(known.begin(), known.end(), b.name) == known.end())
+    fail("name", "unknown backbone '" + b.name + "' (known: " + join(known) + ")");
+  if (!(b.scale > 0.0)) fail("scale", "must be > 0");
+  if (b.in_channels < 1) fail("in_channels", "must be >= 1");
+  if (b.name == "MobileNetV1Enhance") {
+    if (b.last_conv_stride.empty() || b.last_conv_stride.size() > 2) fail("last_conv_stride", "one or two values");
+    if (b.last_pool_type != "avg" && b.last_pool_type != "max")
+      fail("last_pool_type", "unknown pool '" + b.last_pool_type + "' (known: avg, max)");
+    if (b.last_pool_kernel_size.empty() || b.last_pool_kernel_size.size() > 2)
+      fail("last_pool_kernel_size", "one or two values");
+    if (int(32 * b.scale) < 1) fail("scale", "too small: int(32 * scale) must be >= 1");
+  } else if (b.name == "PPLCNetV3") {
+    if (b.conv_kxk_num < 1) fail("conv_kxk_num", "must be >= 1");
+  } else if (b.name == "MobileNetV3") {
+    if (b.model_name != "large" && b.model_name != "small")
+      fail("model_name", "unknown model '" + b.model_name + "' (known: large, small)");
+    const double ok[] = {0.35, 0.5, 0.75, 1.0, 1.25};  // PaddleOCR's supported_scale
+    if (std::none_of(std::begin(ok), std::end(ok), [&](double v) { return std::abs(v - b.scale) < 1e-9; }))
+      fail("scale", "MobileNetV3 supports 0.35, 0.5, 0.75, 1.0, 1.25");
+    if (b.small_stride.size() != 4) fail("small_stride", "needs 4 values");
+    if (b.large_stride.size() != 4) fail("large_stride", "needs 4 values");
+  }
+}
+
 void validate_rec_arch(const RecArchSpec& s) {
   const auto fail = [](const std::string& key, const std::string& what) {
     throw UsageError("Architecture." + key + ": " + what);
   };
-  const auto& b = s.backbone;
-  const std::vector<std::string> known = rec_backbone_names();
-  if (std::find(known.begin(), known.end(), b.name) == known.end())
-    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: " + join(known) + ")");
-  if (!(b.scale > 0.0)) fail("Backbone.scale", "must be > 0");
-  if (b.in_channels < 1) fail("Backbone.in_channels", "must be >= 1");
-  if (b.name == "MobileNetV1Enhance") {
-    if (b.last_conv_stride.empty() || b.last_conv_stride.size() > 2) fail("Backbone.last_conv_stride", "one or two values");
-    if (b.last_pool_type != "avg" && b.last_pool_type != "max")
-      fail("Backbone.last_pool_type", "unknown pool '" + b.last_pool_type + "' (known: avg, max)");
-    if (b.last_pool_kernel_size.empty() || b.last_pool_kernel_size.size() > 2)
-      fail("Backbone.last_pool_kernel_size", "one or two values");
-    if (int(32 * b.scale) < 1) fail("Backbone.scale", "too small: int(32 * scale) must be >= 1");
-  } else if (b.name == "PPLCNetV3") {
-    if (b.conv_kxk_num < 1) fail("Backbone.conv_kxk_num", "must be >= 1");
-  } else if (b.name == "MobileNetV3") {
-    if (b.model_name != "large" && b.model_name != "small")
-      fail("Backbone.model_name", "unknown model '" + b.model_name + "' (known: large, small)");
-    const double ok[] = {0.35, 0.5, 0.75, 1.0, 1.25};  // PaddleOCR's supported_scale
-    if (std::none_of(std::begin(ok), std::end(ok), [&](double v) { return std::abs(v - b.scale) < 1e-9; }))
-      fail("Backbone.scale", "MobileNetV3 supports 0.35, 0.5, 0.75, 1.0, 1.25");
-    if (b.small_stride.size() != 4) fail("Backbone.small_stride", "needs 4 values");
-    if (b.large_stride.size() != 4) fail("Backbone.large_stride", "needs 4 values");
-  }
+  validate_rec_backbone(s.backbone);
   const auto& n = s.neck;
   if (n.name != "SequenceEncoder") fail("Neck.name", "unknown neck '" + n.name + "' (known: SequenceEncoder)");
   const std::vector<std::string> types = {"reshape", "fc", "rnn", "svtr"};

@@ -66,6 +66,10 @@ RecDataSpec rec_data_from_yaml(const YAML::Node& section, const std::string& sec
   if (multi_scale) transforms.image_shape = {3, setup.sampler->scales[0].height, setup.sampler->scales[0].width};
 
   setup.loader = loader_from_yaml(y::at(section, section_name, "loader"), section_name + ".loader", training);
+  if (transforms.keep_wide_lines && setup.loader.batch_size != 1)
+    throw UsageError("config key '" + ds_path + ".transforms.RecResizeImg.eval_mode': true gives every line its own "
+                     "width, so its batches hold one line (as in PaddleOCR, whose batches of several such lines "
+                     "fail); set " + section_name + ".loader.batch_size_per_card: 1");
   setup.dataset = std::make_shared<RecDataset>(list, std::move(transforms), training);
   return setup;
 }

@@ -93,8 +93,11 @@ RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, const 
     DataRng rng(rng_seed);
     img = rec_aug(img, transforms_.aug, rng);
   }
-  out->image.assign(static_cast<size_t>(shape[0]) * shape[1] * shape[2], 0.0f);
-  out->valid_ratio = rec_resize_img(img, shape, out->image.data());
+  std::array<int, 3> sized = shape;
+  if (transforms_.keep_wide_lines) sized[2] = eval_mode_width(img, shape);
+  out->width = sized[2];
+  out->image.assign(static_cast<size_t>(sized[0]) * sized[1] * sized[2], 0.0f);
+  out->valid_ratio = rec_resize_img(img, sized, out->image.data());
   out->label = std::move(label.label);
   out->length = label.length;
   out->text = std::move(label.text);
@@ -157,7 +160,7 @@ Sample RecDataset::load_sample_sized(size_t index, uint64_t rng_seed, DataStats*
 
 Sample RecDataset::to_sample(RecSample r, const std::array<int, 3>& shape) const {
   Sample s;
-  s.tensors["image"] = torch::from_blob(r.image.data(), {shape[0], shape[1], shape[2]}, torch::kFloat32).clone();
+  s.tensors["image"] = torch::from_blob(r.image.data(), {shape[0], shape[1], r.width}, torch::kFloat32).clone();
   s.tensors["label"] = torch::from_blob(r.label.data(), {static_cast<int64_t>(r.label.size())}, torch::kInt64).clone();
   s.tensors["length"] = torch::tensor(r.length, torch::kInt64);
   s.tensors["valid_ratio"] = torch::tensor(r.valid_ratio, torch::kFloat32);

@@ -19,6 +19,7 @@ namespace ocrforge {
 // MultiLabelEncode's label_ctc is `label`, and it adds label_sar or label_gtc).
 struct RecSample {
   std::vector<float> image;     // C x H x W floats in [-1, 1] (CHW, BGR), zero-padded on the right
+  int width = 0;                // W: the shape's, or the line's own with RecResizeImg eval_mode
   float valid_ratio = 1.0f;     // resized width / W
   std::vector<int64_t> label;   // max_text_length class indices, 0-padded
   int64_t length = 0;           // real indices in `label`

@@ -149,24 +149,23 @@ std::string emit_line_pool(OnnxEmitter& e, const std::string& x) {
 
 }  // namespace
 
+std::string rec_backbone_to_onnx(OnnxEmitter& e, const std::string& x, const RecBackboneImpl& backbone,
+                                 const std::string& name) {
+  if (const auto* v1 = backbone.as<MobileNetV1EnhanceImpl>()) return mobilenet_v1_enhance(e, x, *v1, "backbone");
+  if (const auto* v3 = backbone.as<MobileNetV3Impl>()) return mobilenet_v3(e, x, *v3, "backbone");
+  if (const auto* lcnet = backbone.as<RecPPLCNetV3Impl>())
+    return emit_line_pool(e, pplcnet_v3_last(e, x, lcnet->layers(), "backbone"));
+  if (const auto* hgnet = backbone.as<RecPPHGNetImpl>())
+    return emit_line_pool(e, pphgnet_last(e, x, hgnet->layers(), "backbone"));
+  if (const auto* hgnet2 = backbone.as<RecPPHGNetV2Impl>())
+    return emit_line_pool(e, pphgnet_v2_last(e, x, hgnet2->layers(), "backbone"));
+  throw Error("ONNX export: the backbone '" + name + "' is not known to the exporter");
+}
+
 OnnxGraph rec_model_to_onnx(const RecModelImpl& model, int64_t height) {
   OnnxEmitter e;
   const std::string x = e.input("x", {-1, model.spec().backbone.in_channels, height, -1});
-  std::string y;
-  const auto& backbone = *model.backbone();
-  if (const auto* v1 = backbone.as<MobileNetV1EnhanceImpl>()) {
-    y = mobilenet_v1_enhance(e, x, *v1, "backbone");
-  } else if (const auto* v3 = backbone.as<MobileNetV3Impl>()) {
-    y = mobilenet_v3(e, x, *v3, "backbone");
-  } else if (const auto* lcnet = backbone.as<RecPPLCNetV3Impl>()) {
-    y = emit_line_pool(e, pplcnet_v3_last(e, x, lcnet->layers(), "backbone"));
-  } else if (const auto* hgnet = backbone.as<RecPPHGNetImpl>()) {
-    y = emit_line_pool(e, pphgnet_last(e, x, hgnet->layers(), "backbone"));
-  } else if (const auto* hgnet2 = backbone.as<RecPPHGNetV2Impl>()) {
-    y = emit_line_pool(e, pphgnet_v2_last(e, x, hgnet2->layers(), "backbone"));
-  } else {
-    throw Error("ONNX export: the backbone '" + model.spec().backbone.name + "' is not known to the exporter");
-  }
+  std::string y = rec_backbone_to_onnx(e, x, *model.backbone(), model.spec().backbone.name);
   y = sequence_encoder(e, y, *model.neck());
   y = ctc_head(e, y, *model.head());
   y = e.node("Softmax", {y}, {{"axis", onnx_int(2)}}, "head.softmax");

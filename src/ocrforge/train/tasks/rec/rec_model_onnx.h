@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ocrforge/onnx/onnx_graph.h"
+#include "ocrforge/train/export/onnx_emitter.h"
 #include "ocrforge/train/tasks/rec/rec_model.h"
 
 namespace ocrforge {
@@ -16,6 +17,13 @@ namespace ocrforge {
 // "softmax": N x T x classes, the probabilities PaddleOCR's inference model
 // gives. Error naming the module for anything the exporter does not know.
 OnnxGraph rec_model_to_onnx(const RecModelImpl& model, int64_t height);
+
+// The backbone's nodes on input `x` (initializers under "backbone."), up to
+// the N x C x 1 x W map the neck reads; the direction classifier shares it.
+// Error naming `name` (its Architecture.Backbone.name) for a backbone the
+// exporter does not know.
+std::string rec_backbone_to_onnx(OnnxEmitter& e, const std::string& x, const RecBackboneImpl& backbone,
+                                 const std::string& name);
 
 // What the export leaves out of `model`, for the command's output: a
 // MultiHead's SARHead trains only (the inference graph is the CTC branch, as

@@ -105,8 +105,12 @@ void parse_rec_con_aug(const YAML::Node& p, const std::string& path, int global_
   }
 }
 
-void parse_resize(const YAML::Node& p, const std::string& path, std::array<int, 3>* shape) {
-  *shape = parse_image_shape(p, path, "[3, 48, 320]");
+void parse_resize(const YAML::Node& p, const std::string& path, RecTransformSpec* spec) {
+  spec->image_shape = parse_image_shape(p, path, "[3, 48, 320]");
+  if (y::at(p, path, "eval_mode") && !y::at(p, path, "eval_mode").IsNull())
+    spec->keep_wide_lines = y::boolean(y::at(p, path, "eval_mode"), path + ".eval_mode");
+  // PaddleOCR's default dictionary path for infer_mode; it changes nothing here.
+  y::at(p, path, "character_dict_path");
   if (y::at(p, path, "padding") && !y::at(p, path, "padding").IsNull() && !y::boolean(y::at(p, path, "padding"), path + ".padding"))
     throw UsageError("config key '" + path + ".padding': only true (keep the aspect ratio, pad right) is supported");
   if (y::at(p, path, "infer_mode") && !y::at(p, path, "infer_mode").IsNull() && y::boolean(y::at(p, path, "infer_mode"), path + ".infer_mode"))
@@ -158,7 +162,7 @@ RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, cons
       throw UsageError("config key '" + path + "' takes no parameters: it uses Global.character_dict_path, "
                        "Global.use_space_char and Global.max_text_length");
     else if (name == "MultiLabelEncode") spec.nrtr_labels = parse_multi_label_encode(params, path);
-    else if (name == "RecResizeImg") parse_resize(params, path, &spec.image_shape);
+    else if (name == "RecResizeImg") parse_resize(params, path, &spec);
     else if (name == "KeepKeys") {
       keep_keys = params;
       keep_keys_path = path;

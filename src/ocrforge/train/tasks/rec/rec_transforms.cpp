@@ -65,4 +65,11 @@ float rec_resize_img(const cv::Mat& bgr, const std::array<int, 3>& image_shape, 
   return rec_resize_normalize(bgr, image_shape[1], image_shape[2], dst);
 }
 
+int eval_mode_width(const cv::Mat& bgr, const std::array<int, 3>& image_shape) {
+  const int h = image_shape[1], w = image_shape[2];
+  if (bgr.rows <= 0) return w;
+  const double ratio = std::max(static_cast<double>(w) / h, static_cast<double>(bgr.cols) / bgr.rows);
+  return std::max(w, static_cast<int>(h * ratio));
+}
+
 }  // namespace ocrforge

@@ -23,6 +23,10 @@ struct RecTransformSpec {
   bool use_aug = false;                         // RecAug listed and training
   RecAugParams aug;                             // RecAug's probabilities
   std::array<int, 3> image_shape{3, 48, 320};   // RecResizeImg image_shape: C (must be 3), H, W
+  // RecResizeImg eval_mode (PaddleOCR's resize_norm_img_chinese): a line
+  // wider than H x W keeps its aspect ratio, its image is that much wider
+  // than W, so each sample has its own width (batches of one).
+  bool keep_wide_lines = false;
   int max_text_length = 25;                     // Global.max_text_length
   // Global.character_dict_path; Global.use_space_char is part of it (the
   // space is the last class when set), so it is not repeated here.
@@ -64,5 +68,9 @@ CtcLabel ctc_label_encode(const std::string& text, const Charset& charset, int m
 // training and inference cannot drift. Writes C x H x W floats in [-1, 1]
 // (CHW, BGR, zero-padded on the right) into `dst`; returns valid_ratio.
 float rec_resize_img(const cv::Mat& bgr, const std::array<int, 3>& image_shape, float* dst);
+
+// The width RecResizeImg eval_mode gives `bgr` (w x h): int(H * max(W / H,
+// w / h)), never less than W.
+int eval_mode_width(const cv::Mat& bgr, const std::array<int, 3>& image_shape);
 
 }  // namespace ocrforge
