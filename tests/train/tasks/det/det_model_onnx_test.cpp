@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
+
 #include "ocrforge/onnx/onnx_writer.h"
 #include "train/onnx/shipped_model_inputs.h"
 
@@ -193,6 +195,7 @@ TEST(DetModelOnnx, ServerDetectorsOfPaddleOcrsConfigsMatchOrt) {
            {"PP-OCRv5/PP-OCRv5_server_det.yml", "onnx_det_v5_server"}}) {
     const Differences d = differences(build(config_architecture(file), page), name, small_inputs());
     EXPECT_LE(d.ort_vs_torch, 1e-4) << name;
+    std::filesystem::remove_all(test::fresh_dir(name));  // the ~0.1 GB export, emptied and removed
   }
 }
 
