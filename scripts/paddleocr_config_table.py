@@ -18,6 +18,7 @@ SHORT = [
 ]
 WARN = [
     ("no usable CUDA device", "no CUDA here"),
+    ("Backbone.pretrained", "a backbone's ImageNet download (set it to false)"),
     ("pretrained_model", "pretrained_model missing"),
     (".pretrained", "a member's pretrained weights missing"),
     ("does not exist", "data missing"),

@@ -13,13 +13,16 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "ocrforge/core/config.h"
 #include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/tasks/det/det_model.h"
 #include "ocrforge/train/tasks/rec/rec_arch_spec.h"
 #include "ocrforge/train/tasks/rec/rec_model.h"
 #include "test_support.h"
 #include "train/tasks/rec/trainer_fixture.h"
 #include "train/tasks/distill/distill_fixture.h"
 #include "train/tasks/det/det_fixture.h"
+#include "train/onnx/shipped_model_inputs.h"
 
 using namespace ocrforge;
 
@@ -371,6 +374,71 @@ TEST(ExportCli, NativeDetectorFindsInOrtWhatItsCheckpointFinds) {
   ASSERT_EQ(score.exit_code, 0) << score.err;
   EXPECT_GT(hmean_in(eval.out), 0.3) << eval.out;
   EXPECT_NEAR(hmean_in(score.out), hmean_in(eval.out), 1e-6) << score.out << eval.out;
+}
+
+// PaddleOCR's PP-OCRv5 server detector config as written (PPHGNetV2_B4 det,
+// LKPAN 256 with IntraCL, PFHeadLocal): a checkpoint of it exports, and
+// `infer det` finds in ONNX Runtime what it finds on the checkpoint in
+// LibTorch. Seeded weights, BN statistics from a real page (no training:
+// the agreement is the point, not accuracy); 128-pixel images keep it quick.
+TEST(ExportCli, PaddleOcrsServerDetectorExportsAndInfers) {
+  auto t = test::make_tiny_det_task("export_cli_server_det", 2, 128);
+  const std::string cfg = test::source_dir() + "/configs/det/PP-OCRv5/PP-OCRv5_server_det.yml";
+  Config config = Config::load_file(cfg);
+  config.set("Global.use_gpu", false);
+  torch::manual_seed(9);
+  DetModel model(det_arch_from_yaml(config.root()["Architecture"]));
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& mod : model->modules(/*include_self=*/false))
+      if (auto* bn = mod->as<torch::nn::BatchNorm2dImpl>()) bn->options.momentum(1.0);
+    model->train();
+    model->forward(test::sample_picture("imgs_11.jpg", 320, 256, true));
+  }
+  CheckpointData data;
+  data.config_yaml = config.to_yaml();
+  save_checkpoint(t.dir + "/server", *model, nullptr, data);
+
+  auto exp = test::run_command(test::binary() + " export -c " + cfg + " -o Global.use_gpu=false " +
+                                   "Global.pretrained_model=" + t.dir + "/server Global.save_inference_dir=" + t.dir +
+                                   "/inference",
+                               t.dir);
+  ASSERT_EQ(exp.exit_code, 0) << exp.out << exp.err;
+  const YAML::Node yml = YAML::LoadFile(t.dir + "/inference/inference.yml");
+  EXPECT_EQ(yml["Global"]["model_type"].as<std::string>(), "det");
+  // The exported file, run by ONNX Runtime, gives the checkpoint's map (eval: 0.5 * (P + cbn)).
+  const torch::Tensor page = test::sample_picture("imgs_11.jpg", 128, 96, true);
+  model->eval();
+  torch::Tensor ours;
+  {
+    torch::NoGradGuard no_grad;
+    ours = model->forward(page);
+  }
+  const torch::Tensor theirs = test::ort_output(t.dir + "/inference/inference.onnx", "det", page);
+  ASSERT_EQ(ours.sizes(), theirs.sizes());
+  const double diff = (ours - theirs).abs().max().item<double>();
+  std::printf("PP-OCRv5_server_det export: max |LibTorch - ORT| = %.3g, map in [%.3f, %.3f]\n", diff,
+              ours.min().item<double>(), ours.max().item<double>());
+  EXPECT_LE(diff, 1e-4);
+  // `infer det` runs both; with the thresholds low enough for this untrained map to give boxes, the same ones.
+  const auto infer = [&](const std::string& model_dir, const std::string& out) {
+    auto r = test::run_command(test::binary() + " infer det --cpu_threads 1 --det_limit_side_len 128 "
+                                   "--det_limit_type max --det_db_thresh 0.3 --det_db_box_thresh 0.3 "
+                                   "--det_db_unclip_ratio 1.5 --det_model_dir " + model_dir + " --image_dir " +
+                                   t.dir + "/imgs --draw_img_save_dir " + t.dir + "/" + out,
+                               t.dir);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return test::read_text(t.dir + "/" + out + "/det_results.txt");
+  };
+  const std::string torch_boxes = infer(t.dir + "/server.ckpt", "torch");
+  const std::string ort_boxes = infer(t.dir + "/inference", "ort");
+  EXPECT_NE(torch_boxes.find("0.png\t"), std::string::npos) << torch_boxes;
+  size_t boxes = 0;
+  for (size_t at = torch_boxes.find("[["); at != std::string::npos; at = torch_boxes.find("[[", at + 3)) ++boxes;
+  std::printf("infer det: %zu boxes on the checkpoint\n", boxes);
+  EXPECT_GT(boxes, 0u);  // compared, not two empty lists
+  EXPECT_EQ(ort_boxes, torch_boxes);
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(t.dir);  // ~0.2 GB: the checkpoint and its export
 }
 
 TEST(ExportCli, ANativeModelWithoutWeightsIsRefused) {

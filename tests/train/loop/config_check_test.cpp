@@ -12,6 +12,7 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/loop/config_check.h"
+#include "ocrforge/train/loop/trainer.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -147,5 +148,46 @@ TEST_F(ConfigCheck, EveryCopiedPaddleOcrConfigPassesOrNamesWhatIsNotBuilt) {
     }
   }
   EXPECT_GE(checked, 51);  // the list was read
+  EXPECT_GE(passed, 46);   // docs/config.md's table: none of those that pass may start failing
   std::cout << passed << " of " << checked << " pass\n";
+}
+
+// PaddleOCR's server detectors (PPHGNet_small / PPHGNetV2_B4 det + LKPAN with
+// IntraCL + PFHeadLocal) pass, with the parameter counts written out from
+// PaddleOCR's definitions (tests/train/tasks/det/det_param_count_test.cpp).
+TEST_F(ConfigCheck, PaddleOcrsServerDetectorsPass) {
+  for (const auto& [path, parameters] : std::vector<std::pair<std::string, int64_t>>{
+           {"configs/det/PP-OCRv4/PP-OCRv4_server_det.yml", 28463939},
+           {"configs/det/PP-OCRv5/PP-OCRv5_server_det.yml", 26291811}}) {
+    const ConfigCheckReport r = check_training_config(Config::load_file(path));
+    EXPECT_NE(r.task.find("det:"), std::string::npos) << path << ": " << r.task;
+    EXPECT_EQ(r.parameters, parameters) << path;
+    ASSERT_EQ(r.parts.size(), 3u) << path;
+    EXPECT_EQ(r.parts[0].first, "backbone");
+    // A URL Global.pretrained_model: a warning, nothing downloaded.
+    EXPECT_TRUE(contains(r.warnings, "Global.pretrained_model is a URL")) << ::testing::PrintToString(r.warnings);
+  }
+}
+
+// A backbone's `pretrained: true` (PaddleOCR downloads ImageNet weights) is a
+// warning here, as a URL pretrained_model is; training refuses it by name.
+TEST_F(ConfigCheck, ABackboneDownloadIsAWarningAndTrainingRefusesIt) {
+  const std::string cml = "configs/det/PP-OCRv4/PP-OCRv4_det_cml.yml";  // Student2's PPLCNetV3 has pretrained: true
+  const ConfigCheckReport r = check_training_config(Config::load_file(cml));
+  EXPECT_TRUE(contains(r.warnings, "Architecture.Models.Student2.Backbone.pretrained is true: PaddleOCR would "
+                                   "download the backbone's ImageNet weights"))
+      << ::testing::PrintToString(r.warnings);
+  EXPECT_TRUE(contains(r.warnings, "set -o Architecture.Models.Student2.Backbone.pretrained=false"));
+  EXPECT_FALSE(contains(r.warnings, "Architecture.Models.Student.Backbone.pretrained"));  // false: nothing to say
+  Config mobile = Config::load_file("configs/det/PP-OCRv4/PP-OCRv4_mobile_det.yml");  // PPLCNetV3
+  mobile.apply_overrides({"Architecture.Backbone.pretrained=true"});
+  const ConfigCheckReport top = check_training_config(mobile);
+  EXPECT_TRUE(contains(top.warnings, "Architecture.Backbone.pretrained is true"));
+  EXPECT_TRUE(contains(top.warnings, "Global.pretrained_model"));
+  // Training reads the architecture as it is written: refused, naming the key.
+  Config c = Config::load_file(cml);
+  c.set("Global.use_gpu", false);
+  c.set_node("Architecture.Models.Teacher.pretrained", YAML::Node(YAML::NodeType::Null));  // a URL
+  const std::string msg = test::message_of<UsageError>([&] { Trainer t(c, TrainerMode::Check); });
+  EXPECT_NE(msg.find("Architecture.Models.Student2.Backbone.pretrained"), std::string::npos) << msg;
 }

@@ -4,11 +4,14 @@
 #include <torch/torch.h>
 
 #include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "ocrforge/core/charset.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
 #include "ocrforge/train/loop/trainer.h"
+#include "ocrforge/train/nn/arch_yaml.h"
 #include "ocrforge/train/tasks/task_registry.h"
 #include "ocrforge/train/loop/config_keys.h"
 
@@ -56,6 +59,32 @@ void check_member_weights(Config& config, ConfigCheckReport& report) {
     if (value.empty()) continue;
     check_weights(config, key, report);
     if (is_url(value) || !weights_found(value)) config.set_node(key, YAML::Node(YAML::NodeType::Null));
+  }
+}
+
+// A backbone's own `pretrained: true` (or a URL: PaddleOCR downloads its
+// ImageNet weights) is a warning, as a URL Global.pretrained_model is:
+// nothing is downloaded, and the rest of the config is checked with it set to
+// false. Training refuses it (arch_yaml::refuse_backbone_download).
+void check_backbone_downloads(Config& config, ConfigCheckReport& report) {
+  // Each backbone, and where its weights can be given instead.
+  std::vector<std::pair<std::string, std::string>> backbones{{"Architecture", "Global.pretrained_model"}};
+  const YAML::Node models = config.root()["Architecture"]["Models"];
+  if (models && models.IsMap())
+    for (const auto& member : models) {
+      const std::string m = "Architecture.Models." + member.first.as<std::string>();
+      backbones.emplace_back(m, m + ".pretrained");
+    }
+  for (const auto& [model, weights] : backbones) {
+    const std::string key = model + ".Backbone.pretrained";
+    if (!config.has(key)) continue;
+    const YAML::Node value = config.get<YAML::Node>(key, YAML::Node());
+    if (!arch_yaml::backbone_downloads(value)) continue;
+    report.warnings.push_back(key + " is " + (value.IsScalar() ? value.Scalar() : std::string("set")) +
+                              ": PaddleOCR would download the backbone's ImageNet weights; nothing is downloaded "
+                              "and training refuses it: set -o " + key + "=false and give the weights as " +
+                              weights + " (.pdparams or a checkpoint)");
+    config.set(key, false);
   }
 }
 
@@ -119,6 +148,7 @@ ConfigCheckReport check_training_config(Config config) {
   check_weights(config, "Global.pretrained_model", report);
   check_weights(config, "Global.checkpoints", report);
   check_member_weights(config, report);
+  check_backbone_downloads(config, report);
 
   Trainer trainer(config, TrainerMode::Check);
   Task& task = trainer.task();

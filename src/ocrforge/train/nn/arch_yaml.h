@@ -41,11 +41,16 @@ inline std::string required_name(const YAML::Node& n, const std::string& path) {
 
 // PaddleOCR's backbones take `pretrained: true` (or a URL) to download
 // ImageNet weights; ocrforge downloads nothing, so only false / absent passes.
+inline bool backbone_downloads(const YAML::Node& pretrained) {
+  return pretrained && !pretrained.IsNull() &&
+         !(pretrained.IsScalar() && (pretrained.Scalar() == "false" || pretrained.Scalar() == "False"));
+}
+
+// UsageError naming `path`.pretrained when the backbone would download its
+// weights (`ocrforge check -c` warns of it instead: config_check.cpp).
 inline void refuse_backbone_download(const YAML::Node& n, const std::string& path) {
   note_config_read(path + ".pretrained");
-  const YAML::Node pretrained = n["pretrained"];
-  if (pretrained && !pretrained.IsNull() &&
-      !(pretrained.IsScalar() && (pretrained.Scalar() == "false" || pretrained.Scalar() == "False")))
+  if (backbone_downloads(n["pretrained"]))
     throw UsageError(path + ".pretrained: backbone weights downloaded by the backbone are not supported yet "
                             "(ocrforge downloads nothing); set it to false and give the weights as "
                             "Global.pretrained_model (.pdparams, a checkpoint or PaddleOCR's inference.onnx)");

@@ -124,7 +124,8 @@ TEST(DetArchSpec, ErrorsNameTheKey) {
                 .find("unknown config key 'Architecture.Backbone.dcn_stage'"),
             std::string::npos);
   EXPECT_NE(arch_error("{Backbone: {name: ResNet}, Neck: {name: DBFPN}, Head: {name: DBHead}}")
-                .find("Architecture.Backbone.name: unknown backbone 'ResNet' (known: MobileNetV3, ResNet_vd, PPLCNetV3)"),
+                .find("Architecture.Backbone.name: unknown backbone 'ResNet' (known: MobileNetV3, ResNet_vd, PPLCNetV3, "
+                      "PPHGNet_small, PPHGNetV2_B4)"),
             std::string::npos);
   EXPECT_NE(arch_error("{Backbone: {name: MobileNetV3}, Neck: {name: FCEFPN}, Head: {name: DBHead}}")
                 .find("Architecture.Neck.name: unknown neck 'FCEFPN' (known: DBFPN, RSEFPN, LKPAN)"),

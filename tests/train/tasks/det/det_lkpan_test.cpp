@@ -1,6 +1,8 @@
-// LKPAN (the PP-OCRv3 CML teacher's neck) and DBHead's kernel_list: output
-// shapes in both modes, PaddleOCR's sub-layer names, parameter counts
-// worked out by hand from db_fpn.py / det_db_head.py, and the config errors.
+// LKPAN (the PP-OCRv3 CML teacher's neck, with IntraCL blocks the PP-OCRv4 /
+// v5 server detectors' neck) and DBHead's kernel_list: output shapes in both
+// modes, PaddleOCR's sub-layer names, parameter counts worked out by hand
+// from db_fpn.py / intracl.py / det_db_head.py, where the IntraCL blocks sit,
+// and the config errors.
 #include "ocrforge/train/tasks/det/det_lkpan.h"
 
 #include <gtest/gtest.h>
@@ -100,7 +102,8 @@ TEST(LKPAN, ConfigKeysAndErrors) {
   const std::string base = "{Backbone: {name: ResNet_vd, layers: 18}, ";
   EXPECT_NE(error_of(base + "Neck: {name: LKPAN, mode: huge}, Head: {name: DBHead}}").find("Architecture.Neck.mode"),
             std::string::npos);
-  EXPECT_NE(error_of(base + "Neck: {name: LKPAN, intracl: true}, Head: {name: DBHead}}").find("not supported yet"),
+  EXPECT_EQ(error_of(base + "Neck: {name: LKPAN, intracl: true}, Head: {name: DBHead}}"), "");
+  EXPECT_NE(error_of(base + "Neck: {name: DBFPN, intracl: true}, Head: {name: DBHead}}").find("Neck.intracl"),
             std::string::npos);
   EXPECT_NE(error_of(base + "Neck: {name: LKPAN}, Head: {name: DBHead, kernel_list: [3, 3, 2]}}")
                 .find("Architecture.Head.kernel_list"),
@@ -110,4 +113,54 @@ TEST(LKPAN, ConfigKeysAndErrors) {
             std::string::npos);
   EXPECT_NE(error_of(base + "Neck: {name: LKPAN, shortcut: true}, Head: {name: DBHead}}").find("Neck.shortcut"),
             std::string::npos);
+}
+
+TEST(LKPAN, IntraClBlocksAreNamedAndCountedAsPaddleOcr) {
+  // The PP-OCRv4 server neck: LKPAN 256 on PPHGNet_small's 256, 512, 768, 1024:
+  //   ins 1x1 (256 + 512 + 768 + 1024) * 256 = 655,360; inp 5,308,416; pan_head
+  //   110,592; pan_lat 1,327,104 (as above); incl1..4: IntraCLBlock(64, 2) = 120,320 each.
+  DetArchSpec s;
+  s.backbone.name = "PPHGNet_small";
+  s.neck.name = "LKPAN";
+  s.neck.intracl = true;
+  DetModel m(s);
+  EXPECT_EQ(count_parameters(*m->neck()), 655360 + 5308416 + 110592 + 1327104 + 4 * 120320);
+  const auto names = m->named_parameters();
+  for (const char* n : {"neck.incl1.conv1x1_reduce_channel.weight", "neck.incl4.c_layer_7x7.weight",
+                        "neck.incl2.q_layer_1x3.bias", "neck.incl3.bn.weight"})
+    EXPECT_TRUE(names.contains(n)) << n;
+  EXPECT_FALSE(names.contains("neck.incl5.bn.weight"));
+  EXPECT_FALSE(names.contains("neck.incl0.bn.weight"));
+}
+
+// PaddleOCR's LKPAN.forward: p2 = incl1(pan_lat_conv[0](f2)), ..., p5 =
+// incl4(pan_lat_conv[3](pan5)), each before its upsampling. Two necks with
+// the same weights, one without the blocks: the fused map with intracl is
+// the plain one's levels through incl1 (p2, the last quarter, stride 4) and
+// incl4 (p5, the first quarter, read at stride 32 and upsampled 8x).
+TEST(LKPAN, IntraClBlocksRefineEachLevelBeforeTheUpsampling) {
+  const std::vector<int64_t> levels{16, 24, 32, 48};
+  torch::manual_seed(4);
+  LKPAN plain(levels, 32, "large", false);
+  torch::manual_seed(4);  // the IntraCL blocks are made last: the other weights are the same
+  LKPAN refined(levels, 32, "large", true);
+  ASSERT_EQ(refined->incl().size(), 4u);
+  torch::NoGradGuard g;
+  for (auto& kv : refined->named_parameters())
+    if (kv.key().find("incl") == 0) kv.value().uniform_(-0.2, 0.2);
+  plain->eval();
+  refined->eval();
+  std::vector<torch::Tensor> c;
+  for (size_t i = 0; i < levels.size(); ++i) c.push_back(torch::randn({1, levels[i], 32 >> i, 64 >> i}));
+  const torch::Tensor a = plain->forward(c), b = refined->forward(c);
+  ASSERT_EQ(a.sizes(), b.sizes());
+  const int64_t q = 8;  // out_channels / 4
+  IntraCLBlock incl1 = refined->incl()[0], incl4 = refined->incl()[3];
+  const torch::Tensor p2 = incl1(a.slice(1, 3 * q, 4 * q));
+  EXPECT_TRUE(torch::allclose(b.slice(1, 3 * q, 4 * q), p2, 1e-5, 1e-6));
+  const torch::Tensor p5 = a.slice(1, 0, q).slice(2, 0, c10::nullopt, 8).slice(3, 0, c10::nullopt, 8);
+  const torch::Tensor up = torch::repeat_interleave(
+      torch::repeat_interleave(incl4(p5), 8, 2), 8, 3);
+  EXPECT_TRUE(torch::allclose(b.slice(1, 0, q), up, 1e-5, 1e-6));
+  EXPECT_FALSE(torch::allclose(a, b, 1e-3, 1e-3));  // the blocks do change the map
 }

@@ -71,3 +71,27 @@ TEST(DetParamCount, SmallScale035) {  // the scale where float arithmetic used t
   s.backbone.scale = 0.35;
   EXPECT_EQ(count(s, "MobileNetV3 small x0.35 + DBFPN 96").total, 280684);
 }
+
+// PaddleOCR's server detectors: PPHGNet_small / PPHGNetV2_B4 det + LKPAN 256
+// with IntraCL + PFHeadLocal large (the backbones are counted term by term in
+// det_pphgnet_test.cpp / det_pphgnet_v2_test.cpp, the IntraCL block in
+// det_intracl_test.cpp, the head in det_pf_head_local_test.cpp).
+TEST(DetParamCount, PPOCRServerDetectors) {
+  auto s = arch("PPHGNet_small", "LKPAN", 256);
+  s.neck.intracl = true;
+  s.head.name = "PFHeadLocal";
+  s.head.mode = "large";
+  // LKPAN on 256, 512, 768, 1024: ins 655,360 + inp 5,308,416 + pan_head
+  // 110,592 + pan_lat 1,327,104 + 4 IntraCL blocks of 120,320.
+  auto c = count(s, "PP-OCRv4_server_det");
+  EXPECT_EQ(c.backbone, 20214720);
+  EXPECT_EQ(c.neck, 7882752);
+  EXPECT_EQ(c.head, 366467);  // DBHead 328,834 + LocalModule(64, 64) 37,633
+  EXPECT_EQ(c.total, 28463939);
+  // PPHGNetV2_B4's levels 128, 512, 1024, 2048: ins (128 + 512 + 1024 + 2048) * 256 = 950,272.
+  s.backbone.name = "PPHGNetV2_B4";
+  c = count(s, "PP-OCRv5_server_det");
+  EXPECT_EQ(c.backbone, 17747680);  // with the unused last_conv (4,194,304), as PaddleOCR's state dict
+  EXPECT_EQ(c.neck, 950272 + 5308416 + 110592 + 1327104 + 4 * 120320);
+  EXPECT_EQ(c.total, 26291811);
+}

@@ -11,12 +11,27 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/nn/arch_yaml.h"
+#include "ocrforge/train/nn/pphgnet_keys.h"
 #include "ocrforge/train/nn/pplcnet_v3_keys.h"
 
 namespace ocrforge {
 namespace {
 
 using namespace arch_yaml;
+
+// PPHGNet_small / PPHGNetV2_B4 as a DB backbone: the det variant, all four
+// stage outputs (the necks fuse exactly four levels).
+void read_pphgnet_det_keys(const PPHGNetKeys& k, const std::string& path, DetBackboneSpec& b) {
+  b.det = k.det;
+  if (k.out_indices != std::vector<int>{0, 1, 2, 3})
+    throw UsageError(path + ".out_indices: the DB necks take all four stage outputs; leave it out or write "
+                            "[0, 1, 2, 3]");
+  if (k.text_rec)
+    throw UsageError(path + ".text_rec: True is the recognizer's stem (stride 1); a detector needs text_rec: False "
+                            "(or no text_rec key)");
+  b.use_last_conv = k.use_last_conv;
+  b.class_expand = k.class_expand;
+}
 
 DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
   DetBackboneSpec b;
@@ -34,6 +49,10 @@ DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path)
     b.scale = k.scale;
     b.det = k.det;
     b.conv_kxk_num = k.conv_kxk_num;
+  } else if (b.name == "PPHGNet_small") {
+    read_pphgnet_det_keys(read_pphgnet_small_keys(n, path, /*det_default=*/true), path, b);
+  } else if (b.name == "PPHGNetV2_B4") {
+    read_pphgnet_det_keys(read_pphgnet_v2_b4_keys(n, path, /*det_default=*/true), path, b);
   }  // unknown names are reported by validate_det_arch with the known list
   read(n, "in_channels", path, b.in_channels);
   return b;
@@ -51,11 +70,7 @@ DetNeckSpec neck_from_yaml(const YAML::Node& n, const std::string& path) {
   } else if (s.name == "LKPAN") {
     read(n, "mode", path, s.mode);
     s.mode = to_lower(s.mode);  // PaddleOCR compares mode.lower()
-    bool intracl = false;
-    read(n, "intracl", path, intracl);
-    if (intracl)
-      throw UsageError(path + ".intracl: the IntraCL blocks (PP-OCRv4's teacher neck) are not supported yet; set it "
-                              "to false");
+    read(n, "intracl", path, s.intracl);
   }
   read(n, "out_channels", path, s.out_channels);
   return s;
@@ -67,10 +82,13 @@ DetHeadSpec head_from_yaml(const YAML::Node& n, const std::string& path) {
   read(n, "k", path, h.k);
   read(n, "fix_nan", path, h.fix_nan);
   read(n, "kernel_list", path, h.kernel_list);
+  if (h.name == "PFHeadLocal") read(n, "mode", path, h.mode);  // compared as written, as PaddleOCR
   return h;
 }
 
 }  // namespace
+
+std::string det_backbone_names() { return "MobileNetV3, ResNet_vd, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4"; }
 
 DetArchSpec det_arch_from_yaml(const YAML::Node& arch) {
   const std::string path = "Architecture";
@@ -116,8 +134,13 @@ void validate_det_arch(const DetArchSpec& s) {
       fail("Backbone.det", "must be True for a detector (PPLCNetV3's det: False variant is the recognition backbone)");
     if (!(b.scale > 0)) fail("Backbone.scale", "must be > 0");
     if (b.conv_kxk_num < 1) fail("Backbone.conv_kxk_num", "must be >= 1");
+  } else if (b.name == "PPHGNet_small" || b.name == "PPHGNetV2_B4") {
+    if (!b.det)
+      fail("Backbone.det", "must be True for a detector (" + b.name + "'s det: False variant is the recognition "
+                           "backbone)");
+    if (b.class_expand < 1) fail("Backbone.class_expand", "must be >= 1");
   } else {
-    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: MobileNetV3, ResNet_vd, PPLCNetV3)");
+    fail("Backbone.name", "unknown backbone '" + b.name + "' (known: " + det_backbone_names() + ")");
   }
   if (s.neck.name != "DBFPN" && s.neck.name != "RSEFPN" && s.neck.name != "LKPAN")
     fail("Neck.name", "unknown neck '" + s.neck.name + "' (known: DBFPN, RSEFPN, LKPAN)");
@@ -126,7 +149,14 @@ void validate_det_arch(const DetArchSpec& s) {
   // The neck concatenates four out_channels/4 maps and the head halves twice more.
   if (s.neck.out_channels < 16 || s.neck.out_channels % 4 != 0)
     fail("Neck.out_channels", std::to_string(s.neck.out_channels) + ": must be a multiple of 4, at least 16");
-  if (s.head.name != "DBHead") fail("Head.name", "unknown head '" + s.head.name + "' (known: DBHead)");
+  if (s.neck.intracl && s.neck.name != "LKPAN")
+    fail("Neck.intracl", "the IntraCL blocks are built for LKPAN here (PP-OCRv4 / v5's server necks); set it to "
+                         "false");
+  if (s.head.name != "DBHead" && s.head.name != "PFHeadLocal")
+    fail("Head.name", "unknown head '" + s.head.name + "' (known: DBHead, PFHeadLocal)");
+  if (s.head.name == "PFHeadLocal" && s.head.mode != "large" && s.head.mode != "small")
+    fail("Head.mode", "'" + s.head.mode + "' (known: large, small; PaddleOCR builds no LocalModule for another "
+                      "mode and fails on the first forward)");
   if (s.head.k <= 0) fail("Head.k", "must be > 0");
   const auto& kl = s.head.kernel_list;
   if (kl.size() != 3 || kl[0] < 1 || kl[0] % 2 == 0 || kl[1] != 2 || kl[2] != 2)

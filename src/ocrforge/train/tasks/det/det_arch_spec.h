@@ -19,7 +19,7 @@ class Node;
 namespace ocrforge {
 
 struct DetBackboneSpec {
-  std::string name = "MobileNetV3";  // MobileNetV3 | ResNet_vd | PPLCNetV3
+  std::string name = "MobileNetV3";  // MobileNetV3 | ResNet_vd | PPLCNetV3 | PPHGNet_small | PPHGNetV2_B4
   int in_channels = 3;
   // MobileNetV3 (det variant: square strides, 4 stage outputs)
   std::string model_name = "large";  // large | small
@@ -28,8 +28,8 @@ struct DetBackboneSpec {
   double scale = 0.5;                 // 0.35 | 0.5 | 0.75 | 1.0 | 1.25 (PaddleOCR's supported_scale)
   bool disable_se = false;            // drop the SE modules of the blocks (PP-OCRv3 det student)
   // PPLCNetV3 (scale above; PaddleOCR's default scale for it is 1.0, the
-  // PP-OCRv4 mobile detector's 0.75)
-  bool det = true;        // must be true here: the rec variant has other strides and no layer_list
+  // PP-OCRv4 mobile detector's 0.75), PPHGNet_small, PPHGNetV2_B4
+  bool det = true;        // must be true here: the rec variants have other strides (and PPLCNetV3 no layer_list)
   int conv_kxk_num = 4;   // kxk branches per LearnableRepLayer
   // Not a config key: LearnableRepLayers in deploy form (one fused conv,
   // reparam_conv), set by code that loads weights from an inference file
@@ -37,6 +37,10 @@ struct DetBackboneSpec {
   bool rep_deploy = false;
   // ResNet_vd
   int layers = 50;  // 18 | 34 | 50 (PaddleOCR's default is 50)
+  // PPHGNetV2_B4: the ImageNet tail PaddleOCR builds and never runs, kept so
+  // a PaddleOCR state dict maps one to one (nn/pphgnet_v2.h; det: no fc).
+  bool use_last_conv = true;
+  int class_expand = 2048;
 };
 
 struct DetNeckSpec {
@@ -46,10 +50,13 @@ struct DetNeckSpec {
   // LKPAN (the PP-OCRv3 CML teacher's neck): "large" = plain 9x9 convs,
   // "lite" = PaddleOCR's DSConv (depthwise 9x9 + pointwise) in their place.
   std::string mode = "large";
+  // LKPAN: an IntraCL block (det_intracl.h) on each level's output before the
+  // levels are fused (PP-OCRv4 / v5 server detectors: intracl: true).
+  bool intracl = false;
 };
 
 struct DetHeadSpec {
-  std::string name = "DBHead";
+  std::string name = "DBHead";  // DBHead | PFHeadLocal
   int k = 50;  // steepness of the differentiable binarisation 1 / (1 + exp(-k (P - T)))
   // Kernel sizes of each branch's conv1 (padding k/2) and its two 2x
   // transposed convs (PaddleOCR's Head kernel_list; the CML teacher: [7, 2, 2]).
@@ -58,6 +65,10 @@ struct DetHeadSpec {
   // PaddleOCR's fix_nan (PP-OCRv4): in training, NaNs after each hidden
   // conv + BN + ReLU of a branch become 0. No effect in eval.
   bool fix_nan = false;
+  // PFHeadLocal (PP-OCRv4 / v5 server detectors): the width of its
+  // LocalModule's 3x3 conv, in_channels/4 ("large") or in_channels/8
+  // ("small", PaddleOCR's default).
+  std::string mode = "small";
 };
 
 struct DetArchSpec {
@@ -75,6 +86,9 @@ DetArchSpec det_arch_from_yaml(const YAML::Node& architecture);
 // Checks names and value ranges; throws UsageError naming the Architecture
 // key. DetModel's constructor calls it.
 void validate_det_arch(const DetArchSpec& spec);
+
+// The backbone names a detector builds, for messages: "MobileNetV3, ResNet_vd, ...".
+std::string det_backbone_names();
 
 // PaddleOCR's DBLoss arguments (ppocr/losses/det_db_loss.py).
 struct DBLossSpec {

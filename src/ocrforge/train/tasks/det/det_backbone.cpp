@@ -2,6 +2,8 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/tasks/det/det_mobilenet_v3.h"
+#include "ocrforge/train/tasks/det/det_pphgnet.h"
+#include "ocrforge/train/tasks/det/det_pphgnet_v2.h"
 #include "ocrforge/train/tasks/det/det_pplcnet_v3.h"
 #include "ocrforge/train/tasks/det/det_resnet_vd.h"
 
@@ -11,7 +13,10 @@ std::shared_ptr<DetBackboneImpl> make_det_backbone(const DetBackboneSpec& spec) 
   if (spec.name == "MobileNetV3") return std::make_shared<DetMobileNetV3Impl>(spec);
   if (spec.name == "ResNet_vd") return std::make_shared<DetResNetVdImpl>(spec);
   if (spec.name == "PPLCNetV3") return std::make_shared<DetPPLCNetV3Impl>(spec);
-  throw UsageError("Architecture.Backbone.name: unknown backbone '" + spec.name + "' (known: MobileNetV3, ResNet_vd, PPLCNetV3)");
+  if (spec.name == "PPHGNet_small") return std::make_shared<DetPPHGNetImpl>(spec);
+  if (spec.name == "PPHGNetV2_B4") return std::make_shared<DetPPHGNetV2Impl>(spec);
+  throw UsageError("Architecture.Backbone.name: unknown backbone '" + spec.name + "' (known: " +
+                   det_backbone_names() + ")");
 }
 
 }  // namespace ocrforge

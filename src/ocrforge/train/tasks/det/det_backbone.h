@@ -22,7 +22,7 @@ class DetBackboneImpl : public torch::nn::Module {
   std::vector<int64_t> out_channels_;  // one per level, filled by the constructor
 };
 
-// Builds spec.name (MobileNetV3 | ResNet_vd | PPLCNetV3); UsageError otherwise.
+// Builds spec.name (det_backbone_names()); UsageError otherwise.
 std::shared_ptr<DetBackboneImpl> make_det_backbone(const DetBackboneSpec& spec);
 
 }  // namespace ocrforge

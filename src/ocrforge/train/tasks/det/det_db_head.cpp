@@ -33,14 +33,16 @@ DBHeadBranchImpl::DBHeadBranchImpl(int64_t in, int64_t conv1_kernel, bool fix_na
   conv3_ = register_module("conv3", up2x(mid, 1, mid));
 }
 
-torch::Tensor DBHeadBranchImpl::forward(torch::Tensor x) {
+std::pair<torch::Tensor, torch::Tensor> DBHeadBranchImpl::forward_with_feature(torch::Tensor x) {
   const auto nan_to_zero = [&](const torch::Tensor& y) {
     return fix_nan_ && is_training() ? torch::where(torch::isnan(y), torch::zeros_like(y), y) : y;
   };
   x = nan_to_zero(torch::relu(bn1_(conv1_(x))));
-  x = nan_to_zero(torch::relu(bn2_(conv2_(x))));
-  return torch::sigmoid(conv3_(x));
+  const torch::Tensor f = nan_to_zero(torch::relu(bn2_(conv2_(x))));
+  return {torch::sigmoid(conv3_(f)), f};
 }
+
+torch::Tensor DBHeadBranchImpl::forward(torch::Tensor x) { return forward_with_feature(std::move(x)).first; }
 
 DBHeadImpl::DBHeadImpl(int64_t in_channels, const DetHeadSpec& spec) : k_(spec.k) {
   // kernel_list[1] and [2] (the transposed convs) are 2: validate_det_arch.
@@ -53,10 +55,13 @@ torch::Tensor DBHeadImpl::forward(torch::Tensor x) {
   auto shrink = binarize_(x);
   if (!is_training()) return shrink;
   auto threshold = thresh_(x);
+  return torch::cat({shrink, threshold, step(shrink, threshold)}, 1);
+}
+
+torch::Tensor DBHeadImpl::step(const torch::Tensor& shrink, const torch::Tensor& threshold) const {
   // 1 / (1 + exp(-k (P - T))) is sigmoid(k (P - T)); torch's sigmoid does not
   // overflow where exp(-k (P - T)) would reach inf in half precision.
-  auto binary = torch::sigmoid(k_ * (shrink - threshold));
-  return torch::cat({shrink, threshold, binary}, 1);
+  return torch::sigmoid(k_ * (shrink - threshold));
 }
 
 }  // namespace ocrforge

@@ -9,6 +9,8 @@
 #pragma once
 #include <torch/torch.h>
 
+#include <utility>
+
 #include "ocrforge/train/tasks/det/det_arch_spec.h"
 
 namespace ocrforge {
@@ -18,6 +20,9 @@ class DBHeadBranchImpl : public torch::nn::Module {
   // fix_nan: PaddleOCR's DetHeadSpec::fix_nan (training only).
   DBHeadBranchImpl(int64_t in_channels, int64_t conv1_kernel = 3, bool fix_nan = false);
   torch::Tensor forward(torch::Tensor x);  // N x C x h x w -> N x 1 x 4h x 4w, in (0, 1)
+  // PaddleOCR's forward(x, return_f=True): the map and the hidden feature
+  // after conv_bn2 + ReLU (N x C/4 x 2h x 2w), the input of conv3.
+  std::pair<torch::Tensor, torch::Tensor> forward_with_feature(torch::Tensor x);
 
  private:
   torch::nn::Conv2d conv1_{nullptr};
@@ -33,10 +38,13 @@ class DBHeadImpl : public torch::nn::Module {
   // Training (is_training()): N x 3 x H x W = shrink P, threshold T and the
   // approximate binary map 1 / (1 + exp(-k (P - T))). Evaluation: the shrink
   // map alone, N x 1 x H x W (the thresh branch is not run), which is what an
-  // exported inference model outputs.
-  torch::Tensor forward(torch::Tensor x);
+  // exported inference model outputs. PFHeadLocal (det_pf_head_local.h)
+  // overrides it, as PaddleOCR's PFHeadLocal subclasses DBHead.
+  virtual torch::Tensor forward(torch::Tensor x);
 
- private:
+ protected:
+  // PaddleOCR's step_function: 1 / (1 + exp(-k (P - T))).
+  torch::Tensor step(const torch::Tensor& shrink, const torch::Tensor& threshold) const;
   DBHeadBranch binarize_{nullptr}, thresh_{nullptr};
   double k_ = 50;
 };

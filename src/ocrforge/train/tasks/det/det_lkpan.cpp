@@ -1,5 +1,7 @@
 #include "ocrforge/train/tasks/det/det_lkpan.h"
 
+#include <string>
+
 #include "ocrforge/train/nn/paddle_init.h"
 
 namespace ocrforge {
@@ -39,7 +41,8 @@ torch::Tensor DSConvImpl::forward(torch::Tensor inputs) {
   return conv_end_ ? x + conv_end_(inputs) : x;
 }
 
-LKPANImpl::LKPANImpl(const std::vector<int64_t>& in_channels, int64_t out_channels, const std::string& mode)
+LKPANImpl::LKPANImpl(const std::vector<int64_t>& in_channels, int64_t out_channels, const std::string& mode,
+                     bool intracl)
     : lite_(mode == "lite") {
   out_channels_ = out_channels;
   const int64_t quarter = out_channels / 4;
@@ -72,6 +75,10 @@ LKPANImpl::LKPANImpl(const std::vector<int64_t>& in_channels, int64_t out_channe
   register_module("inp_conv", inp);
   register_module("pan_head_conv", pan_head);
   register_module("pan_lat_conv", pan_lat);
+  // After the lists, as PaddleOCR's state dict orders them.
+  if (intracl)
+    for (size_t i = 0; i < in_channels.size(); ++i)
+      incl_.push_back(register_module("incl" + std::to_string(i + 1), IntraCLBlock(quarter, 2)));
 }
 
 torch::Tensor LKPANImpl::large_kernel(std::vector<torch::nn::Conv2d>& convs, std::vector<DSConv>& ds, size_t i,
@@ -89,10 +96,14 @@ torch::Tensor LKPANImpl::forward(std::vector<torch::Tensor> c) {
   // Bottom-up: pan3 = f3 + down(f2), pan4 = f4 + down(pan3), pan5 = f5 + down(pan4).
   pan[0] = f[0];
   for (int i = 1; i < 4; ++i) pan[i] = f[i] + pan_head_[i - 1](pan[i - 1]);
-  std::vector<torch::Tensor> p;  // p5, p4, p3 upsampled to stride 4, then p2
-  for (int i = 3; i >= 1; --i)
-    p.push_back(det_fpn::upsample(large_kernel(pan_lat_conv_, pan_lat_ds_, i, pan[i]), int64_t{1} << i));
-  p.push_back(large_kernel(pan_lat_conv_, pan_lat_ds_, 0, pan[0]));
+  // p(i) = pan_lat(pan(i)) [-> IntraCL], then p5, p4, p3 upsampled to stride 4, and p2.
+  const auto level = [&](int i) {
+    torch::Tensor y = large_kernel(pan_lat_conv_, pan_lat_ds_, i, pan[i]);
+    return incl_.empty() ? y : incl_[i]->forward(y);
+  };
+  std::vector<torch::Tensor> p;
+  for (int i = 3; i >= 1; --i) p.push_back(det_fpn::upsample(level(i), int64_t{1} << i));
+  p.push_back(level(0));
   return torch::cat(p, 1);
 }
 

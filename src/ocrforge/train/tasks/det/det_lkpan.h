@@ -7,10 +7,13 @@
 // mode "large": the 9x9 layers are plain convs (no bias); "lite": each is a
 // DSConv (depthwise 9x9 + BN, 1x1 to 4x + BN + ReLU, 1x1 to out, plus a 1x1
 // shortcut conv when the width changes).
+// intracl (PP-OCRv4 / v5 server detectors): an IntraCLBlock(out_channels/4,
+// reduce factor 2) on each level's pan_lat output, before the upsampling.
 // Sub-layer names as PaddleOCR: ins_conv.<i>, inp_conv.<i>, pan_head_conv.<i-1>,
-// pan_lat_conv.<i> (i = 0 for c2 .. 3 for c5); DSConv: conv1 / bn1 / conv2 /
-// bn2 / conv3 / conv_end.
+// pan_lat_conv.<i> (i = 0 for c2 .. 3 for c5), incl1 (c2) .. incl4 (c5);
+// DSConv: conv1 / bn1 / conv2 / bn2 / conv3 / conv_end.
 #pragma once
+#include "ocrforge/train/tasks/det/det_intracl.h"
 #include "ocrforge/train/tasks/det/det_neck.h"
 
 namespace ocrforge {
@@ -30,9 +33,12 @@ TORCH_MODULE(DSConv);
 
 class LKPANImpl : public DetNeckImpl {
  public:
-  LKPANImpl(const std::vector<int64_t>& in_channels, int64_t out_channels, const std::string& mode);
+  LKPANImpl(const std::vector<int64_t>& in_channels, int64_t out_channels, const std::string& mode,
+            bool intracl = false);
   torch::Tensor forward(std::vector<torch::Tensor> c) override;
   bool lite() const { return lite_; }
+  // The IntraCL block of level i (0 = c2, PaddleOCR's incl1); empty without intracl.
+  const std::vector<IntraCLBlock>& incl() const { return incl_; }
 
  private:
   // A 9x9 layer: plain conv i of `convs` (large) or DSConv i of `ds` (lite).
@@ -41,6 +47,7 @@ class LKPANImpl : public DetNeckImpl {
   std::vector<torch::nn::Conv2d> ins_, pan_head_;
   std::vector<torch::nn::Conv2d> inp_conv_, pan_lat_conv_;  // large
   std::vector<DSConv> inp_ds_, pan_lat_ds_;                 // lite
+  std::vector<IntraCLBlock> incl_;                          // intracl
   bool lite_ = false;
 };
 TORCH_MODULE(LKPAN);

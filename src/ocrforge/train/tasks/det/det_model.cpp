@@ -1,6 +1,7 @@
 #include "ocrforge/train/tasks/det/det_model.h"
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/train/tasks/det/det_pf_head_local.h"
 
 namespace ocrforge {
 
@@ -8,7 +9,12 @@ DetModelImpl::DetModelImpl(const DetArchSpec& spec) : spec_(spec) {
   validate_det_arch(spec_);
   backbone_ = register_module("backbone", make_det_backbone(spec_.backbone));
   neck_ = register_module("neck", make_det_neck(spec_.neck, backbone_->out_channels()));
-  head_ = register_module("head", DBHead(neck_->out_channels(), spec_.head));
+  const int64_t c = neck_->out_channels();
+  // A shared_ptr of the base type: DBHead's forwarding constructor would take a PFHeadLocalImpl one as arguments.
+  std::shared_ptr<DBHeadImpl> head = spec_.head.name == "PFHeadLocal"
+                                         ? std::make_shared<PFHeadLocalImpl>(c, spec_.head)
+                                         : std::make_shared<DBHeadImpl>(c, spec_.head);
+  head_ = register_module("head", DBHead(std::move(head)));
 }
 
 void DetModelImpl::set_channels_last(bool on) {

@@ -1,5 +1,5 @@
-// DB text-detection network = backbone + neck + DBHead, built from a
-// DetArchSpec. Child names "backbone", "neck", "head" make the parameter
+// DB text-detection network = backbone + neck + DBHead (or its PFHeadLocal
+// refinement, det_pf_head_local.h), built from a DetArchSpec. Child names "backbone", "neck", "head" make the parameter
 // names (checkpoint keys, later ONNX initializer names) read like
 // PaddleOCR's: backbone.stage0.0.expand_conv.conv.weight,
 // neck.ins_conv.0.in_conv.weight, head.binarize.conv1.weight. Differences from
@@ -29,6 +29,7 @@ class DetModelImpl : public torch::nn::Module {
   //                  (the maps DBLoss takes);
   //   eval():        N x 1 x H x W shrink map (probabilities in (0, 1)), the
   //                  input of the DB post-processing, as the inference model.
+  // PFHeadLocal gives its own maps in the same shapes (det_pf_head_local.h).
   torch::Tensor forward(torch::Tensor x);
 
   const DetArchSpec& spec() const { return spec_; }

@@ -5,10 +5,15 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/export/module_emitters.h"
 #include "ocrforge/train/export/onnx_emitter.h"
+#include "ocrforge/train/export/pphgnet_emitter.h"
+#include "ocrforge/train/export/pphgnet_v2_emitter.h"
 #include "ocrforge/train/export/pplcnet_v3_emitter.h"
 #include "ocrforge/train/tasks/det/det_db_fpn.h"
 #include "ocrforge/train/tasks/det/det_lkpan.h"
 #include "ocrforge/train/tasks/det/det_mobilenet_v3.h"
+#include "ocrforge/train/tasks/det/det_pf_head_local.h"
+#include "ocrforge/train/tasks/det/det_pphgnet.h"
+#include "ocrforge/train/tasks/det/det_pphgnet_v2.h"
 #include "ocrforge/train/tasks/det/det_pplcnet_v3.h"
 #include "ocrforge/train/tasks/det/det_resnet_vd.h"
 #include "ocrforge/train/tasks/det/det_rse_fpn.h"
@@ -142,6 +147,20 @@ std::string ds_conv(OnnxEmitter& e, const std::string& x, const DSConvImpl& m, c
   return m.has_shortcut() ? e.node("Add", {y, plain_conv(e, x, m, "conv_end", path)}, {}, path) : y;
 }
 
+// IntraCLBlock: reduce, three stages of (square + vertical + horizontal)
+// convs, return conv with bn folded, ReLU, plus the input.
+std::string intracl(OnnxEmitter& e, const std::string& x, const IntraCLBlockImpl& m, const std::string& path) {
+  std::string y = plain_conv(e, x, m, "conv1x1_reduce_channel", path);
+  for (const int k : {7, 5, 3}) {
+    const std::string n = std::to_string(k);
+    const std::string sum = e.node("Add", {plain_conv(e, y, m, "c_layer_" + n + "x" + n, path),
+                                           plain_conv(e, y, m, "v_layer_" + n + "x1", path)});
+    y = e.node("Add", {sum, plain_conv(e, y, m, "q_layer_1x" + n, path)});
+  }
+  y = e.node("Relu", {conv_bn(e, y, m, "conv1x1_return_channel", "bn", path)});
+  return e.node("Add", {x, y}, {}, path);
+}
+
 std::string lkpan(OnnxEmitter& e, const std::vector<std::string>& c, const LKPANImpl& m, const std::string& path) {
   if (c.size() != 4)
     throw Error("ONNX export: '" + path + "' needs 4 backbone levels, the backbone gives " + std::to_string(c.size()));
@@ -163,24 +182,52 @@ std::string lkpan(OnnxEmitter& e, const std::vector<std::string>& c, const LKPAN
   for (int i = 0; i < 4; ++i) f[i] = large(td[i], "inp_conv", i);
   pan[0] = f[0];  // bottom-up: pan(i) = f(i) + stride-2 conv of pan(i-1)
   for (int i = 1; i < 4; ++i) pan[i] = e.node("Add", {f[i], conv(pan[i - 1], "pan_head_conv", i - 1)});
+  const auto level = [&](int i) {  // pan_lat [-> IntraCL incl<i+1>]
+    const std::string y = large(pan[i], "pan_lat_conv", i);
+    if (m.incl().empty()) return y;
+    const std::string name = "incl" + std::to_string(i + 1);
+    return intracl(e, y, child<IntraCLBlockImpl>(m, name, path), path + "." + name);
+  };
   std::vector<std::string> p;
-  for (int i = 3; i >= 1; --i)
-    p.push_back(emit_upsample_nearest(e, large(pan[i], "pan_lat_conv", i), int64_t{1} << i, path + ".up"));
-  p.push_back(large(pan[0], "pan_lat_conv", 0));
+  for (int i = 3; i >= 1; --i) p.push_back(emit_upsample_nearest(e, level(i), int64_t{1} << i, path + ".up"));
+  p.push_back(level(0));
   return e.node("Concat", p, {{"axis", onnx_int(1)}}, path);
 }
 
 // --- head: the shrink-map branch ---------------------------------------------
 
-std::string db_head(OnnxEmitter& e, const std::string& x, const DBHeadImpl& m, const std::string& path) {
+struct BranchOutputs {
+  std::string map;      // the sigmoid probabilities
+  std::string feature;  // after conv_bn2 + ReLU (PFHeadLocal's f)
+};
+
+BranchOutputs db_branch(OnnxEmitter& e, const std::string& x, const DBHeadImpl& m, const std::string& path) {
   const std::string bp = path + ".binarize";
   const auto& b = child<DBHeadBranchImpl>(m, "binarize", path);
   std::string y = e.node("Relu", {conv_bn(e, x, b, "conv1", "conv_bn1", bp)});
   y = emit_conv_transpose(e, y, child<torch::nn::ConvTranspose2dImpl>(b, "conv2", bp),
                           &child<torch::nn::BatchNorm2dImpl>(b, "conv_bn2", bp), bp + ".conv2");
-  y = e.node("Relu", {y});
-  y = emit_conv_transpose(e, y, child<torch::nn::ConvTranspose2dImpl>(b, "conv3", bp), nullptr, bp + ".conv3");
-  return e.node("Sigmoid", {y}, {}, bp + ".sigmoid");
+  const std::string f = e.node("Relu", {y});
+  y = emit_conv_transpose(e, f, child<torch::nn::ConvTranspose2dImpl>(b, "conv3", bp), nullptr, bp + ".conv3");
+  return {e.node("Sigmoid", {y}, {}, bp + ".sigmoid"), f};
+}
+
+// PFHeadLocal in eval: 0.5 * (P + sigmoid(LocalModule(up2x(f), P))).
+std::string pf_head_local(OnnxEmitter& e, const std::string& x, const PFHeadLocalImpl& m, const std::string& path) {
+  const BranchOutputs b = db_branch(e, x, m, path);
+  const std::string lp = path + ".cbn_layer";
+  const auto& local = child<LocalModuleImpl>(m, "cbn_layer", path);
+  std::string y = e.node("Concat", {b.map, emit_upsample_nearest(e, b.feature, 2, path + ".up_conv")},
+                         {{"axis", onnx_int(1)}}, lp + ".concat");
+  y = mv3_conv_bn(e, y, child<MV3ConvBNImpl>(local, "last_3", lp), lp + ".last_3");
+  y = e.node("Sigmoid", {plain_conv(e, y, local, "last_1", lp)}, {}, lp + ".sigmoid");
+  y = e.node("Add", {b.map, y});
+  return e.node("Mul", {y, e.scalar(0.5f)}, {}, path + ".average");
+}
+
+std::string db_head(OnnxEmitter& e, const std::string& x, const DBHeadImpl& m, const std::string& path) {
+  if (const auto* pf = m.as<PFHeadLocalImpl>()) return pf_head_local(e, x, *pf, path);
+  return db_branch(e, x, m, path).map;
 }
 
 }  // namespace
@@ -196,6 +243,10 @@ OnnxGraph det_model_to_onnx(const DetModelImpl& model) {
     levels = det_resnet_vd(e, x, *resnet, "backbone");
   } else if (const auto* lcnet = backbone.as<DetPPLCNetV3Impl>()) {
     levels = pplcnet_v3_features(e, x, lcnet->layers(), "backbone");
+  } else if (const auto* hgnet = backbone.as<DetPPHGNetImpl>()) {
+    levels = pphgnet_features(e, x, hgnet->layers(), "backbone");
+  } else if (const auto* hgnet_v2 = backbone.as<DetPPHGNetV2Impl>()) {
+    levels = pphgnet_v2_features(e, x, hgnet_v2->layers(), "backbone");  // last_conv: never run, not exported
   } else {
     throw Error("ONNX export: the detection backbone '" + model.spec().backbone.name + "' is not known to the exporter");
   }

@@ -12,7 +12,8 @@ std::shared_ptr<DetNeckImpl> make_det_neck(const DetNeckSpec& spec, const std::v
     throw Error("detection neck: the backbone gives " + std::to_string(in_channels.size()) + " levels; DB needs 4");
   if (spec.name == "DBFPN") return std::make_shared<DBFPNImpl>(in_channels, spec.out_channels);
   if (spec.name == "RSEFPN") return std::make_shared<RSEFPNImpl>(in_channels, spec.out_channels, spec.shortcut);
-  if (spec.name == "LKPAN") return std::make_shared<LKPANImpl>(in_channels, spec.out_channels, spec.mode);
+  if (spec.name == "LKPAN")
+    return std::make_shared<LKPANImpl>(in_channels, spec.out_channels, spec.mode, spec.intracl);
   throw UsageError("Architecture.Neck.name: unknown neck '" + spec.name + "' (known: DBFPN, RSEFPN, LKPAN)");
 }
 

@@ -10,46 +10,12 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/nn/arch_yaml.h"
+#include "ocrforge/train/nn/pphgnet_keys.h"
 #include "ocrforge/train/nn/pplcnet_v3_keys.h"
 
 namespace ocrforge {
-namespace {
 
 using namespace arch_yaml;
-
-// PPHGNetV2_B4's constructor keys (PaddleOCR's PPHGNetV2_B4 and PPHGNetV2).
-void read_pphgnet_v2_rec_keys(const YAML::Node& n, const std::string& path, BackboneSpec& b) {
-  bool det = false, text_rec = false, use_ssld = false;
-  read(n, "det", path, det);
-  if (det)
-    throw UsageError(path + ".det: True builds PPHGNetV2_B4's detection variant; a recognizer needs det: False "
-                            "(or no det key)");
-  read(n, "text_rec", path, text_rec);
-  if (!text_rec)
-    throw UsageError(path + ".text_rec: a recognizer needs text_rec: True (PP-OCRv5_server_rec.yml sets it): "
-                            "without it PPHGNetV2_B4 keeps a 2-D feature map that the sequence head cannot read");
-  if (n["use_lab"])
-    throw UsageError(path + ".use_lab: PaddleOCR's PPHGNetV2_B4 sets use_lab itself (False) and refuses it as a "
-                            "config key; leave it out");
-  std::vector<double> lr_mult_list;
-  read(n, "lr_mult_list", path, lr_mult_list);
-  for (double m : lr_mult_list)
-    if (m != 1.0)
-      throw UsageError(path + ".lr_mult_list: per-stage learning-rate multipliers other than 1.0 are not supported "
-                              "yet; leave the key out");
-  std::vector<int> out_indices;
-  read(n, "out_indices", path, out_indices);  // det only: the recognizer returns the last stage
-  read(n, "use_ssld", path, use_ssld);        // picks which ImageNet weights `pretrained` downloads
-  double dropout_prob = 0.0;
-  read(n, "dropout_prob", path, dropout_prob);  // the ImageNet tail's dropout, never run for OCR
-  read(n, "use_last_conv", path, b.use_last_conv);
-  read(n, "class_expand", path, b.class_expand);
-  read(n, "class_num", path, b.class_num);
-  refuse_backbone_download(n, path);
-  read(n, "in_channels", path, b.in_channels);
-}
-
-}  // namespace
 
 BackboneSpec rec_backbone_from_yaml(const YAML::Node& n, const std::string& path) {
   BackboneSpec b;
@@ -79,19 +45,24 @@ BackboneSpec rec_backbone_from_yaml(const YAML::Node& n, const std::string& path
     read(n, "in_channels", path, b.in_channels);
     return b;
   } else if (b.name == "PPHGNet_small") {
-    bool det = false, use_ssld = false;
-    read(n, "det", path, det);
-    if (det)
+    const PPHGNetKeys k = read_pphgnet_small_keys(n, path, /*det_default=*/false);
+    if (k.det)
       throw UsageError(path + ".det: True builds PPHGNet_small's detection variant; a recognizer needs det: False "
                               "(or no det key)");
-    std::vector<int> out_indices;
-    read(n, "out_indices", path, out_indices);  // det only: the recognizer returns the last stage
-    read(n, "use_ssld", path, use_ssld);        // picks which ImageNet weights `pretrained` downloads
-    refuse_backbone_download(n, path);
     read(n, "in_channels", path, b.in_channels);
     return b;
   } else if (b.name == "PPHGNetV2_B4") {
-    read_pphgnet_v2_rec_keys(n, path, b);
+    const PPHGNetKeys k = read_pphgnet_v2_b4_keys(n, path, /*det_default=*/false);
+    if (k.det)
+      throw UsageError(path + ".det: True builds PPHGNetV2_B4's detection variant; a recognizer needs det: False "
+                              "(or no det key)");
+    if (!k.text_rec)
+      throw UsageError(path + ".text_rec: a recognizer needs text_rec: True (PP-OCRv5_server_rec.yml sets it): "
+                              "without it PPHGNetV2_B4 keeps a 2-D feature map that the sequence head cannot read");
+    b.use_last_conv = k.use_last_conv;
+    b.class_expand = k.class_expand;
+    b.class_num = k.class_num;
+    read(n, "in_channels", path, b.in_channels);
     return b;
   }  // unknown names are reported by validate_rec_arch with the known list
   read(n, "scale", path, b.scale);
