@@ -133,7 +133,8 @@ TEST(ConfigKeys, UnknownKeyNamesFullPathAndClosestKey) {
 // Component names are checked by the component's reader.
 TEST(ConfigKeys, UnknownComponentNameListsKnownNames) {
   EXPECT_TRUE(contains(problems_after({"Architecture.Backbone.name=MobileNetV5"}),
-                       "Architecture.Backbone.name: unknown backbone 'MobileNetV5' (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3)"));
+                       "Architecture.Backbone.name: unknown backbone 'MobileNetV5' (known: MobileNetV1Enhance, "
+                       "MobileNetV3, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4, SVTRNet)"));
   EXPECT_TRUE(contains(problems_after({"Optimizer.lr.name=Cosin"}), "Optimizer.lr.name"));
   EXPECT_TRUE(contains(problems_after({"Optimizer.lr.name=Cosin"}), "Cosin"));
   EXPECT_TRUE(contains(problems_after({"Loss.name="}), "Loss.name"));
