@@ -1,6 +1,6 @@
-// The recognition networks the trainer builds (models/rec_model.h:
-// MobileNetV1Enhance or MobileNetV3 backbone, SequenceEncoder reshape / fc /
-// rnn / svtr neck, CTC head) as an ONNX graph: one emitter per module type,
+// The recognition networks the trainer builds (rec_model.h: every backbone
+// of rec_backbone_names(), MultiHead's use_pool, SequenceEncoder reshape /
+// fc / rnn / svtr neck, CTC head) as an ONNX graph: one emitter per module type,
 // reading the module's weights in eval form (batch norm folded into the
 // convolutions, dropout and drop-path gone). Initializer names are the
 // module names (`backbone.conv1._conv.weight`, holding the folded weight).
@@ -12,10 +12,14 @@
 
 namespace ocrforge {
 
-// Input "x": N x in_channels x `height` x W (N and W dynamic); output
+// Input "x": rec_onnx_input_shape (N and W dynamic, SVTRNet's W fixed); output
 // "softmax": N x T x classes, the probabilities PaddleOCR's inference model
 // gives. Error naming the module for anything the exporter does not know.
 OnnxGraph rec_model_to_onnx(const RecModelImpl& model, int64_t height);
+
+// The graph's input: N x in_channels x `height` x W with N and W dynamic;
+// SVTRNet's is its img_size, static (UsageError when `height` differs).
+std::vector<int64_t> rec_onnx_input_shape(const RecModelImpl& model, int64_t height);
 
 // What the export leaves out of `model`, for the command's output: a
 // MultiHead's SARHead trains only (the inference graph is the CTC branch, as
