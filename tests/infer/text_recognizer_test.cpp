@@ -8,7 +8,9 @@
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
+#include "ocrforge/onnx/onnx_writer.h"
 #include "ocrforge/vision/rec_metric.h"
+#include "onnx/tiny_quant_graphs.h"
 #include "test_support.h"
 
 using namespace ocrforge;
@@ -152,4 +154,43 @@ TEST(TextRecognizer, DetectionModelIsRejected) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("is not a text recognition"), std::string::npos) << e.what();
   }
+}
+
+// A model with a static input width (what `ocrforge export` writes for an
+// SVTRNet recognizer): every crop is resized into that width, as PaddleOCR's
+// predict_rec does, instead of getting its own width, which ORT would refuse.
+// The graph: 48 x 64 -> 3 x 2 classes x 8 steps (an average pool per step).
+TEST(TextRecognizer, AStaticInputWidthTakesEveryCrop) {
+  const std::string dir = test::fresh_dir("static_width_rec");
+  OnnxGraph g;
+  g.opset = 17;
+  g.inputs = {"x"};
+  g.outputs = {"softmax"};
+  g.io_shapes = {{"x", {-1, 3, 48, 64}}, {"softmax", {-1, 8, 3}}};
+  g.constants["axes"] = test::int64_tensor({2});
+  OnnxNode pool = test::node("AveragePool", {"x"}, "pooled");
+  pool.attrs["kernel_shape"] = test::ints_attr({48, 8});
+  pool.attrs["strides"] = test::ints_attr({48, 8});
+  g.nodes.push_back(pool);
+  g.nodes.push_back(test::node("Squeeze", {"pooled", "axes"}, "seq"));  // N, 3, 8
+  OnnxNode t = test::node("Transpose", {"seq"}, "steps");
+  t.attrs["perm"] = test::ints_attr({0, 2, 1});
+  g.nodes.push_back(t);
+  OnnxNode sm = test::node("Softmax", {"steps"}, "softmax");
+  sm.attrs["axis"] = test::int_attr(2);
+  g.nodes.push_back(sm);
+  write_onnx_graph(g, dir + "/inference.onnx");
+  test::write_text(dir + "/dict.txt", "a\nb\n");
+  RecParams p;
+  p.model_dir = dir;
+  p.char_dict_path = dir + "/dict.txt";
+  p.use_space_char = false;
+  TextRecognizer rec(p, RuntimeParams{});
+  // Narrow, wide and very wide crops, batched together.
+  std::vector<cv::Mat> crops{cv::Mat(20, 10, CV_8UC3, cv::Scalar(200, 10, 10)), cv::Mat(30, 300, CV_8UC3, cv::Scalar(0)),
+                             cv::Mat(16, 900, CV_8UC3, cv::Scalar(255, 255, 255))};
+  const std::vector<RecText> out = rec.recognize(crops);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_LT(out[0].content_ratio, 0.5f);  // a narrow crop keeps its aspect and is padded
+  EXPECT_FLOAT_EQ(out[2].content_ratio, 1.0f);  // a wide one is squeezed into the 64 columns
 }

@@ -69,6 +69,7 @@ TextRecognizer::TextRecognizer(const RecParams& params, const RuntimeParams& run
   if (in[2] > 0 && in[2] != params.image_h)
     throw Error("rec model '" + model_->path() + "' expects input height " + std::to_string(in[2]) +
                 " but --rec_image_shape gives " + std::to_string(params.image_h));
+  if (in[3] > 0) fixed_width_ = static_cast<int>(in[3]);
   // A static class count lets the dictionary be checked before any image.
   if (out[2] > 0 && out[2] != charset_.num_classes())
     throw Error("dictionary '" + (params.characters.empty() ? params.char_dict_path : params.characters_source) +
@@ -86,7 +87,8 @@ std::vector<RecText> TextRecognizer::recognize(const std::vector<cv::Mat>& crops
   std::vector<int> widths(crops.size());
   std::vector<float> ratios(crops.size());
   for (size_t i = 0; i < crops.size(); ++i) {
-    widths[i] = rec_input_width(crops[i], h, params_.image_w, params_.width_step, params_.min_width);
+    widths[i] = fixed_width_ > 0 ? fixed_width_
+                                 : rec_input_width(crops[i], h, params_.image_w, params_.width_step, params_.min_width);
     ratios[i] = aspect_ratio(crops[i]);
   }
   const std::vector<RecBatch> batches = plan_rec_batches(widths, ratios, params_.batch_num);

@@ -25,7 +25,10 @@ class TextRecognizer {
   TextRecognizer(const RecParams& params, const RuntimeParams& runtime);
 
   // Crops (8-bit BGR) -> text and confidence, in the order given. Each crop
-  // gets its own input width (rec_input_width); up to batch_num crops of equal
+  // gets its own input width (rec_input_width), or the model's when its
+  // input width is static (an exported SVTRNet: every crop is resized into
+  // it, aspect kept and right-padded, as PaddleOCR's predict_rec does for a
+  // fixed-width model); up to batch_num crops of equal
   // width share an ORT call, so results do not depend on batch_num. Batches
   // run on up to workers() threads at once (RecParams::workers), which
   // changes neither a result nor the order. Safe to call from several
@@ -47,6 +50,7 @@ class TextRecognizer {
                  std::vector<RecText>& results, StageStats& stats);
 
   RecParams params_;
+  int fixed_width_ = 0;  // the model's static input width; 0: dynamic
   int workers_ = 1, threads_per_worker_ = 1;
   std::unique_ptr<Network> model_;
   Charset charset_;

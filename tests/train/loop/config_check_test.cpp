@@ -106,10 +106,34 @@ TEST_F(ConfigCheck, ABackboneNotBuiltIsRefusedNamingIt) {
   EXPECT_NE(msg.find("ResNet45"), std::string::npos) << msg;
 }
 
+// PaddleOCR's SVTRNet configs: ch_PP-OCRv4_rec_svtr_large.yml passes (SVTRNet
+// large, MultiHead use_pool / use_pos, SVTRRecResizeImg in Eval) with the
+// backbone's parameter count written out from PaddleOCR's layers
+// (tests/train/tasks/rec/svtrnet_test.cpp). The PP-OCRv4 distillation's Teacher
+// (last_stage: false without use_pool) fails in PaddleOCR and is refused,
+// naming the key; with last_stage: true its networks build and the check
+// stops at the first loss term ocrforge does not build.
+TEST_F(ConfigCheck, SvtrNetConfigsPassOrNameTheirProblem) {
+  const ConfigCheckReport r = check_training_config(Config::load_file("configs/rec/PP-OCRv4/ch_PP-OCRv4_rec_svtr_large.yml"));
+  ASSERT_FALSE(r.parts.empty());
+  EXPECT_EQ(r.parts.front().first, "backbone");
+  EXPECT_EQ(r.parts.front().second, 37616256);
+  EXPECT_EQ(r.parameters, 64741985);
+  const std::string distill = "configs/rec/PP-OCRv4/PP-OCRv4_mobile_rec_distillation.yml";
+  std::string msg = test::message_of<UsageError>([&] { check_training_config(Config::load_file(distill)); });
+  EXPECT_NE(msg.find("Architecture.Models.Teacher.Backbone.last_stage"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("PaddleOCR fails on this config too"), std::string::npos) << msg;
+  Config c = Config::load_file(distill);
+  c.apply_overrides({"Architecture.Models.Teacher.Backbone.last_stage=true"});
+  msg = test::message_of<UsageError>([&] { check_training_config(c); });
+  EXPECT_NE(msg.find("unknown loss 'DistillationDKDLoss'"), std::string::npos) << msg;
+}
+
 // Each PaddleOCR config (configs/paddleocr_files.txt) passes, or stops with
 // problems of these kinds only: pieces ocrforge does not build yet (a
 // component, a dataset, a transform, a key PaddleOCR reads that ocrforge
-// does not) or settings it does not support yet. Anything else (a crash, a
+// does not), settings it does not support yet, or a config PaddleOCR itself
+// cannot run (refused before training, saying so). Anything else (a crash, a
 // torch error while building a network, a missing dictionary, a data error
 // check should have made a warning) fails here. Each config's verdict is
 // printed (docs/config.md's table).
@@ -117,7 +141,7 @@ TEST_F(ConfigCheck, EveryCopiedPaddleOcrConfigPassesOrNamesWhatIsNotBuilt) {
   const std::vector<std::string> not_built = {
       "unknown backbone '", "unknown neck '", "unknown head '", "unknown dataset '", "unknown transform '",
       "unknown loss '", "unknown config key '", "is not trained by ocrforge yet", "not supported yet",
-      "not supported on CPU",
+      "not supported on CPU", "PaddleOCR fails on this config too",
   };
   std::ifstream list("configs/paddleocr_files.txt");
   ASSERT_TRUE(list) << "configs/paddleocr_files.txt";

@@ -72,6 +72,22 @@ TEST(OptimizerFactory, AdamWSkipsOneDimParamsWhenAsked) {
   EXPECT_FALSE(torch::equal(m.body->weight, w0));
 }
 
+// PaddleOCR's no_weight_decay_name (ch_PP-OCRv4_rec_svtr_large.yml: "norm
+// pos_embed ..."): a parameter whose name holds one of the words keeps its value.
+TEST(OptimizerFactory, AdamWSkipsNamedParams) {
+  TwoLayers m;
+  OptimizerSpec s = spec("AdamW", 0);
+  s.weight_decay = 0.5;
+  s.no_weight_decay_names = {"pos_embed", "head"};
+  const auto head0 = m.head->weight.detach().clone(), w0 = m.body->weight.detach().clone();
+  const auto bias0 = m.body->bias.detach().clone();
+  auto opt = make_optimizer(s, m);
+  zero_grad_step(m, *opt);
+  EXPECT_TRUE(torch::equal(m.head->weight, head0));
+  EXPECT_FALSE(torch::equal(m.body->weight, w0));
+  EXPECT_FALSE(torch::equal(m.body->bias, bias0));  // 1-D, but one_dim_param_no_weight_decay is off
+}
+
 TEST(OptimizerFactory, RecModelPinsHeadAndBatchNormDecay) {
   // The PP-OCRv3 English layout: MobileNetV1Enhance (BN scale/shift pinned
   // to 0) and a CTC head with fc_decay; the rest takes the config's factor.

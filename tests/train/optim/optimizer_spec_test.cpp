@@ -29,6 +29,13 @@ TEST(OptimizerSpec, ReadsPaddleOcrKeys) {
   EXPECT_DOUBLE_EQ(s.l2_factor, 3e-5);
 }
 
+// ch_PP-OCRv4_rec_svtr_large.yml's AdamW: the words of no_weight_decay_name.
+TEST(OptimizerSpec, NoWeightDecayNameIsSplitIntoWords) {
+  const OptimizerSpec s = optimizer_spec_from_yaml(
+      YAML::Load("{name: AdamW, no_weight_decay_name: norm pos_embed  char_node_embed, lr: {name: Cosine, learning_rate: 1e-3}}"), 10);
+  EXPECT_EQ(s.no_weight_decay_names, (std::vector<std::string>{"norm", "pos_embed", "char_node_embed"}));
+}
+
 TEST(OptimizerSpec, WrongKindNamesTheKey) {
   const std::string msg = error_of("{name: AdamW, one_dim_param_no_weight_decay: maybe}");
   EXPECT_NE(msg.find("Optimizer.one_dim_param_no_weight_decay"), std::string::npos) << msg;

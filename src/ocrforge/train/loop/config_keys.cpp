@@ -22,9 +22,6 @@ const std::vector<std::string>& ignored_config_keys() {
       "Global.save_inference_dir",
       // Refused by the c10d communicator when true; no effect on one process.
       "Global.use_sync_bn",
-      // AdamW's list of parameter names kept out of weight decay (SVTR configs): not
-      // applied; one_dim_param_no_weight_decay is.
-      "Optimizer.no_weight_decay_name",
       // Recognition and classification decode and score the one way their task
       // defines (CTC greedy with Global's dictionary; argmax over
       // Global.label_list): these name PaddleOCR's pipeline. Detection reads

@@ -50,9 +50,17 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerSpec& s, 
   }
   if (s.name == "AdamW") {
     auto opt = torch::optim::AdamWOptions(lr).betas({s.beta1, s.beta2}).eps(s.epsilon).weight_decay(s.weight_decay);
-    if (!s.one_dim_param_no_weight_decay) return std::make_unique<torch::optim::AdamW>(params, opt);
+    if (!s.one_dim_param_no_weight_decay && s.no_weight_decay_names.empty())
+      return std::make_unique<torch::optim::AdamW>(params, opt);
+    // PaddleOCR's AdamW: no decay for 1-D parameters (one_dim_param_no_weight_decay)
+    // and for names holding a no_weight_decay_name word (SVTR's pos_embed).
+    const auto exempt = [&](const std::string& name, const torch::Tensor& p) {
+      if (s.one_dim_param_no_weight_decay && p.dim() <= 1) return true;
+      return std::any_of(s.no_weight_decay_names.begin(), s.no_weight_decay_names.end(),
+                         [&](const std::string& w) { return name.find(w) != std::string::npos; });
+    };
     std::vector<torch::Tensor> decay, no_decay;
-    for (const auto& p : params) (p.dim() <= 1 ? no_decay : decay).push_back(p);
+    for (const auto& item : model.named_parameters()) (exempt(item.key(), item.value()) ? no_decay : decay).push_back(item.value());
     std::vector<torch::optim::OptimizerParamGroup> groups;
     groups.emplace_back(decay, std::make_unique<torch::optim::AdamWOptions>(opt));
     auto nd = opt;

@@ -20,7 +20,8 @@ using PinnedL2Decay = std::function<std::optional<float>(const std::string& para
 // Adam / Momentum / SGD take the L2 factor as coupled weight decay (what
 // Paddle's L2Decay regulariser adds to the gradient), one parameter group per
 // distinct factor once `pinned` is applied; AdamW uses decoupled decay,
-// optionally not on 1-D parameters (biases, norms), and ignores `pinned`
+// optionally not on 1-D parameters (biases, norms) nor on parameters named
+// in no_weight_decay_names, and ignores `pinned`
 // (Paddle's AdamW decays by its own coefficient, not by regularisers).
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerSpec& spec, torch::nn::Module& model,
                                                         const PinnedL2Decay& pinned = {});

@@ -5,6 +5,8 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 
+#include <sstream>
+
 namespace ocrforge {
 
 OptimizerSpec optimizer_spec_from_yaml(const YAML::Node& o, int epoch_num) {
@@ -26,6 +28,11 @@ OptimizerSpec optimizer_spec_from_yaml(const YAML::Node& o, int epoch_num) {
   if (s.name == "AdamW") {
     if (read_key(o, p, "weight_decay", &s.weight_decay)) require_at_least(s.weight_decay, 0, "Optimizer.weight_decay");
     read_key(o, p, "one_dim_param_no_weight_decay", &s.one_dim_param_no_weight_decay);
+    std::string names;
+    if (read_key(o, p, "no_weight_decay_name", &names)) {
+      std::istringstream words(names);  // PaddleOCR splits the string on whitespace
+      for (std::string w; words >> w;) s.no_weight_decay_names.push_back(w);
+    }
   }
   if (read_key(o, p, "clip_norm", &s.clip_norm)) require_at_least(s.clip_norm, 0, "Optimizer.clip_norm");
   if (read_key(o, p, "clip_norm_global", &s.clip_norm_global))

@@ -288,3 +288,58 @@ TEST(RecDistillTask, DetectionDistillationIsReadByTheDetTask) {  // det_distill_
       "Architecture: {model_type: det, algorithm: Distillation, Models: {Student: {model_type: det}}}\n");
   EXPECT_NE(thrown([&] { task_for(c); }).find("Architecture.Models.Student.Backbone: missing"), std::string::npos);
 }
+
+// PaddleOCR's PP-OCRv4 distillation: Teacher SVTRNet + MultiHead, Student
+// PPLCNetV3 + MultiHead. As shipped the Teacher's last_stage: false is
+// refused under the member's key path (PaddleOCR fails on it too); with
+// last_stage: true, networks shrunk, the losses ocrforge builds (its DKD,
+// NRTR and CTC-logits terms are not built yet) and a RecResizeImg in Train
+// (PaddleOCR's file has none), the Teacher + Student pair trains two steps.
+TEST(RecDistillTask, PpOcrV4SvtrNetTeacherAndPplcNetV3StudentTrain) {
+  const auto t = test::make_tiny_task("distill_v4_svtr", 4);
+  Config c = Config::load_file(test::source_dir() + "/configs/rec/PP-OCRv4/PP-OCRv4_mobile_rec_distillation.yml");
+  c.apply_overrides({"Global.character_dict_path=" + t.dict, "Global.use_space_char=false"});
+  const std::string msg = thrown([&] { task_for(c); });
+  EXPECT_NE(msg.find("Architecture.Models.Teacher.Backbone.last_stage"), std::string::npos) << msg;
+
+  const std::string m = "Architecture.Models.";
+  const std::string neck = "{name: svtr, dims: 16, depth: 1, hidden_dims: 16, num_heads: 2, kernel_size: [1, 3], "
+                           "use_guide: True}";
+  const std::string transforms =
+      "[{DecodeImage: {img_mode: BGR, channel_first: false}}, {MultiLabelEncode: {gtc_encode: NRTRLabelEncode}}, "
+      "{RecResizeImg: {image_shape: [3, 48, 320]}}, {KeepKeys: {keep_keys: [image, label_ctc, label_gtc, length, "
+      "valid_ratio]}}]";
+  c.apply_overrides({
+      "Global.epoch_num=1", "Global.save_model_dir=" + t.save_dir, "Global.checkpoints=", "Global.use_gpu=false",
+      "Global.max_text_length=8", "Global.print_batch_step=1", "Global.eval_batch_step=[0, 1000000]",
+      "Global.save_epoch_step=1000", "Global.num_threads=2", "Global.distributed=false",
+      m + "Teacher.Backbone.last_stage=true", m + "Teacher.Backbone.embed_dim=[16, 32, 32]",
+      m + "Teacher.Backbone.depth=[1, 1, 1]", m + "Teacher.Backbone.num_heads=[2, 2, 4]",
+      m + "Teacher.Backbone.mixer=[Conv, Conv, Global]", m + "Teacher.Backbone.out_channels=32",
+      m + "Teacher.Head.head_list=[{CTCHead: {Neck: " + neck + ", Head: {fc_decay: 0.00001}}}, "
+          "{NRTRHead: {nrtr_dim: 32, max_text_length: 8}}]",
+      m + "Student.Backbone.scale=0.35",
+      m + "Student.Head.head_list=[{CTCHead: {Neck: " + neck + ", Head: {fc_decay: 0.00001}}}, "
+          "{NRTRHead: {nrtr_dim: 32, max_text_length: 8}}]",
+      "Loss.loss_config_list=[{DistillationCTCLoss: {weight: 1.0, model_name_list: [Student], key: head_out, "
+      "multi_head: true}}, {DistillationDMLLoss: {weight: 1.0, act: softmax, use_log: true, model_name_pairs: "
+      "[[Student, Teacher]], key: head_out, multi_head: true, dis_head: ctc}}]",
+      "Train.dataset.data_dir=" + t.dir, "Train.dataset.label_file_list=[" + t.dir + "/rec_gt.txt]",
+      "Train.dataset.transforms=" + transforms, "Train.loader.batch_size_per_card=2", "Train.loader.num_workers=0",
+      "Eval.dataset.data_dir=" + t.dir, "Eval.dataset.label_file_list=[" + t.dir + "/rec_gt.txt]",
+      "Eval.dataset.transforms=" + transforms, "Eval.loader.batch_size_per_card=2", "Eval.loader.num_workers=0",
+  });
+  {
+    auto task = task_for(c);
+    const auto params = task->model().named_parameters();
+    EXPECT_TRUE(params.contains("Teacher.backbone.pos_embed"));
+    EXPECT_TRUE(params.contains("Teacher.backbone.blocks1.0.mixer.local_mixer.weight"));
+    EXPECT_TRUE(params.contains("Student.head.fc.weight"));
+  }
+  Trainer trainer(c);
+  trainer.train();
+  const std::string log = test::read_text(t.save_dir + "/train.log");
+  // DML of the two CTC outputs needs the same 40 steps from both members.
+  for (const char* name : {"dml_0: ", "loss_ctc_Student_0: "}) EXPECT_NE(log.find(name), std::string::npos) << log;
+  EXPECT_NE(log.find("global_step: 2"), std::string::npos) << log;
+}

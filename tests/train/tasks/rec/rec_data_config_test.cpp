@@ -55,9 +55,31 @@ TEST(RecTransformConfig, UnknownTransformListsTheKnownOnes) {
   const std::string msg = usage_error("[{DecodeImage: }, {RecAugg: }, {CTCLabelEncode: }, {RecResizeImg: {image_shape: [3, 48, 320]}}]");
   EXPECT_NE(msg.find("unknown transform 'RecAugg'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("did you mean 'RecAug'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("DecodeImage, RecConAug, RecAug, CTCLabelEncode, MultiLabelEncode, RecResizeImg, KeepKeys"),
+  EXPECT_NE(msg.find("DecodeImage, RecConAug, RecAug, CTCLabelEncode, MultiLabelEncode, RecResizeImg, "
+                     "SVTRRecResizeImg, KeepKeys"),
             std::string::npos)
       << msg;
+}
+
+// PaddleOCR's SVTRRecResizeImg (ch_PP-OCRv4_rec_svtr_large.yml's Eval) is
+// RecResizeImg with padding: the same resize, under the same rules.
+TEST(RecTransformConfig, SvtrRecResizeImgIsRecResizeImg) {
+  const RecTransformSpec t = rec_transform_spec_from_yaml(
+      YAML::Load("[{DecodeImage: }, {CTCLabelEncode: }, {SVTRRecResizeImg: {image_shape: [3, 48, 320], padding: true}}]"),
+      "Eval.dataset.transforms", test::toy_charset(), 25, false);
+  EXPECT_EQ(t.image_shape, (std::array<int, 3>{3, 48, 320}));
+  EXPECT_NE(usage_error("[{DecodeImage: }, {CTCLabelEncode: }, {SVTRRecResizeImg: {image_shape: [3, 48, 320], "
+                        "padding: false}}]")
+                .find("SVTRRecResizeImg.padding"),
+            std::string::npos);
+  EXPECT_NE(usage_error("[{DecodeImage: }, {CTCLabelEncode: }, {SVTRRecResizeImg: {image_shape: [3, 48, 320]}}, "
+                        "{RecResizeImg: {image_shape: [3, 48, 320]}}]")
+                .find("lists both RecResizeImg and SVTRRecResizeImg"),
+            std::string::npos);
+  EXPECT_NE(usage_error("[{DecodeImage: }, {CTCLabelEncode: }, {SVTRRecResizeImg: {image_shape: [3, 48, 320]}}, "
+                        "{RecAug: }]")
+                .find("RecAug must come before RecResizeImg"),
+            std::string::npos);
 }
 
 // PaddleOCR's configs/rec/PP-OCRv3/ch_PP-OCRv3_rec_distillation.yml, unchanged.

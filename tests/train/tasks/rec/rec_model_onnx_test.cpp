@@ -100,6 +100,89 @@ TEST(RecModelOnnx, PPHGNetV2ServerRecMatchesOrt) {
   EXPECT_LE(worst_difference(m, 48, inputs(48, {{2, 160}}), "onnx_pphgnet_v2"), 1e-4);
 }
 
+// How far the probabilities are from uniform: a parity figure means
+// something only when the network's output is not flat.
+double spread(RecModel m, const torch::Tensor& x) {
+  torch::NoGradGuard no_grad;
+  const torch::Tensor p = m->predict(x);
+  return (p.max() - p.min()).item<double>();
+}
+
+// PaddleOCR's trunc_normal(0.02) Linears leave a fresh SVTR's output almost
+// flat; a head 30 times larger makes the probabilities differ, so the
+// parity figure is about a peaked output, as a trained model's.
+RecModel sharpened(RecModel m) {
+  torch::NoGradGuard no_grad;
+  for (auto& p : m->head()->parameters()) p.mul_(30.0);
+  return m;
+}
+
+// SVTRNet takes one input size: the graph's input is static (48 x 320), the
+// inputs are the picture and random lines of that size.
+std::vector<torch::Tensor> svtr_inputs() {
+  std::vector<torch::Tensor> v = inputs(48, {{2, 320}});
+  EXPECT_EQ(v.front().sizes(), (torch::IntArrayRef{1, 3, 48, 320}));
+  return v;
+}
+
+// The PP-OCRv4 distillation teacher at full size with last_stage: true
+// (PaddleOCR's config says false, which no neck can read: svtrnet_test.cpp):
+// PatchEmbed with GELU, Conv then Global mixers, post-norm blocks, Conv
+// merging, the adaptive pool, last_conv, hardswish and the downscaling dropout.
+TEST(RecModelOnnx, SvtrNetTeacherMatchesOrt) {
+  YAML::Node a = YAML::Clone(config_architecture("PP-OCRv4/PP-OCRv4_mobile_rec_distillation.yml")["Models"]["Teacher"]);
+  a["Backbone"]["last_stage"] = true;
+  const RecModel m = sharpened(build(a, 97));
+  const double d = worst_difference(m, 48, svtr_inputs(), "onnx_svtrnet");
+  EXPECT_LE(d, 1e-4);
+  const double peak = spread(m, svtr_inputs().back());
+  EXPECT_GT(peak, 0.5);
+  std::printf("SVTRNet (PP-OCRv4 teacher): max |LibTorch - ORT| = %.3g, probabilities spread %.3g\n", d, peak);
+  const OnnxGraph g = rec_model_to_onnx(*m, 48);
+  EXPECT_EQ(g.io_shapes.at("x"), (std::vector<int64_t>{-1, 3, 48, 320}));
+  for (const char* name : {"backbone.pos_embed", "backbone.blocks1.0.mixer.local_mixer.weight",
+                           "backbone.blocks3.2.mixer.qkv.weight", "backbone.sub_sample1.conv.weight",
+                           "backbone.last_conv.weight"})
+    EXPECT_TRUE(g.constants.count(name)) << name;
+}
+
+// ch_PP-OCRv4_rec_svtr_large.yml's shape, shrunk: last_stage: false and
+// MultiHead's use_pool (the 3 x 2 pool of the 3 x 80 token map).
+TEST(RecModelOnnx, SvtrNetUsePoolMatchesOrt) {
+  YAML::Node a = config_architecture("PP-OCRv4/ch_PP-OCRv4_rec_svtr_large.yml");
+  a["Backbone"] = YAML::Load(
+      "{name: SVTRNet, img_size: [48, 320], out_char_num: 40, out_channels: 64, patch_merging: Conv, "
+      "embed_dim: [32, 48, 64], depth: [2, 1, 1], num_heads: [2, 2, 4], mixer: [Conv, Conv, Global, Global], "
+      "local_mixer: [[5, 5], [5, 5], [5, 5]], last_stage: False, prenorm: True}");
+  const RecModel m = sharpened(build(a, 97));
+  const double d = worst_difference(m, 48, svtr_inputs(), "onnx_svtrnet_pool");
+  EXPECT_LE(d, 1e-4);
+  const double peak = spread(m, svtr_inputs().back());
+  EXPECT_GT(peak, 0.5);
+  std::printf("SVTRNet + use_pool: max |LibTorch - ORT| = %.3g, probabilities spread %.3g\n", d, peak);
+}
+
+// The variants no shipped config uses: Local attention (its mask), Pool
+// merging (exclusive average + max), prenorm: false (pre-LN blocks and the
+// final norm), three PatchEmbed convolutions, swish MLPs, a pool to a width
+// the map does not divide into.
+TEST(RecModelOnnx, SvtrNetOtherVariantsMatchOrt) {
+  YAML::Node a = config_architecture("en_PP-OCRv3_mobile_rec.yml");
+  a["Backbone"] = YAML::Load(
+      "{name: SVTRNet, img_size: [64, 320], sub_num: 3, embed_dim: [32, 48, 64], depth: [1, 1, 1], "
+      "num_heads: [2, 2, 4], mixer: [Local, Conv, Local], local_mixer: [[3, 5], [3, 3], [1, 5]], "
+      "patch_merging: Pool, prenorm: False, act: nn.Swish, out_channels: 48, out_char_num: 25}");
+  a["Neck"] = YAML::Load("{name: SequenceEncoder, encoder_type: reshape}");
+  const RecModel m = sharpened(build(a, 97));
+  std::vector<torch::Tensor> in{test::sample_picture("ch_word_3.jpg", 64, 320, false)};
+  in.push_back(torch::rand({2, 3, 64, 320}) * 2 - 1);
+  const double d = worst_difference(m, 64, in, "onnx_svtrnet_variants");
+  EXPECT_LE(d, 1e-4);
+  const double peak = spread(m, in.back());
+  EXPECT_GT(peak, 0.5);
+  std::printf("SVTRNet variants: max |LibTorch - ORT| = %.3g, probabilities spread %.3g\n", d, peak);
+}
+
 TEST(RecModelOnnx, InitializersAreNamedAfterTheModules) {
   const RecModel m = build(config_architecture("en_PP-OCRv3_mobile_rec.yml"), 97);
   const OnnxGraph g = rec_model_to_onnx(*m, 48);

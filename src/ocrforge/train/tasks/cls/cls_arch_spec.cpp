@@ -37,6 +37,10 @@ ClsArchSpec cls_arch_from_yaml(const YAML::Node& arch, const std::string& path) 
 }
 
 void validate_cls_arch(const ClsArchSpec& s) {
+  if (s.backbone.name == "SVTRNet")
+    throw UsageError("Architecture.Backbone.name: SVTRNet as a classifier backbone is not supported yet (its fixed "
+                     "input size and token output are built for recognition); use MobileNetV3, MobileNetV1Enhance, "
+                     "PPLCNetV3 or a PPHGNet");
   validate_rec_backbone(s.backbone);
   if (s.class_dim < 2)
     throw UsageError("Architecture.Head.class_dim: a classifier needs at least 2 classes, got " +

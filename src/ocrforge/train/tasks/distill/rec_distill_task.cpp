@@ -11,6 +11,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/yaml_child.h"
 #include "ocrforge/train/tasks/rec/rec_evaluator.h"
+#include "ocrforge/train/tasks/rec/rec_input_size.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 #include "ocrforge/train/nn/arch_yaml.h"
 #include "ocrforge/train/tasks/rec/ctc_loss.h"
@@ -82,6 +83,7 @@ std::shared_ptr<DistillMember> RecDistillTask::build_member(const DistillMemberS
     *what = "ONNX model " + t.spec.onnx_model;
   } else {
     m->arch = under_member(spec, [&] { return rec_arch_from_yaml(spec.arch, m->charset.num_classes()); });
+    check_fixed_input_size(m->arch.backbone, config_.root(), spec.path + ".Backbone");
     if (!gtc_used_.count(spec.name)) drop_nrtr_branch(m->arch);  // no loss term reads it
     const std::string guide = drop_guide_without_branch(m->arch, spec.path);
     if (!guide.empty()) warnings_.push_back(guide);

@@ -1,7 +1,5 @@
 #include "ocrforge/train/tasks/rec/encoder_svtr.h"
 
-#include "ocrforge/train/nn/paddle_init.h"
-
 namespace ocrforge {
 
 EncoderWithSVTRImpl::EncoderWithSVTRImpl(int64_t in_channels, const NeckSpec& spec)
@@ -27,17 +25,7 @@ EncoderWithSVTRImpl::EncoderWithSVTRImpl(int64_t in_channels, const NeckSpec& sp
   conv4_ = register_module("conv4", SvtrConvBN(2 * in_channels, c8, k, pad));
   conv1x1_ = register_module("conv1x1", SvtrConvBN(c8, spec.dims, k1, p0));
 
-  // PaddleOCR's _init_weights: Linear trunc_normal(0.02) / zero bias, LayerNorm 1 / 0.
-  torch::NoGradGuard g;
-  for (auto& m : modules(/*include_self=*/false)) {
-    if (auto* lin = m->as<torch::nn::Linear>()) {
-      paddle_init::trunc_normal(lin->weight, 0.02);
-      if (lin->bias.defined()) lin->bias.zero_();
-    } else if (auto* ln = m->as<torch::nn::LayerNorm>()) {
-      ln->weight.fill_(1.0);
-      ln->bias.zero_();
-    }
-  }
+  svtr_init_weights(*this);  // PaddleOCR's _init_weights: Linear trunc_normal(0.02) / zero bias, LayerNorm 1 / 0
 }
 
 torch::Tensor EncoderWithSVTRImpl::forward(torch::Tensor x) {

@@ -64,6 +64,10 @@ BackboneSpec rec_backbone_from_yaml(const YAML::Node& n, const std::string& path
     b.class_num = k.class_num;
     read(n, "in_channels", path, b.in_channels);
     return b;
+  } else if (b.name == "SVTRNet") {
+    b.svtr = read_svtrnet_keys(n, path);
+    read(n, "in_channels", path, b.in_channels);
+    return b;
   }  // unknown names are reported by validate_rec_arch with the known list
   read(n, "scale", path, b.scale);
   read(n, "in_channels", path, b.in_channels);
@@ -115,13 +119,9 @@ void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_
   // PaddleOCR derives it from the dictionary; accepted as written, not used.
   note_config_whole(path + ".out_channels_list");
   note_config_read(path + ".head_list");
-  bool use_pos = false, use_pool = false;
+  bool use_pos = false;
   read(n, "use_pos", path, use_pos);
-  read(n, "use_pool", path, use_pool);
-  // use_pool reshapes the input as SVTRNet's token sequence (ch_PP-OCRv4_rec_svtr_large.yml).
-  if (use_pool)
-    throw UsageError(path + ".use_pool: pooling SVTRNet's tokens before the heads is not supported yet (it belongs to "
-                            "the SVTRNet backbone, which is not built); set it to false");
+  read(n, "use_pool", path, spec.head_pool);  // validate_rec_arch checks the backbone gives what it pools
   const auto list = n["head_list"];
   if (!list || !list.IsSequence()) throw UsageError(path + ".head_list: missing or not a list");
   bool found = false;

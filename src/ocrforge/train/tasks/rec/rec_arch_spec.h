@@ -16,6 +16,7 @@
 
 #include "ocrforge/train/tasks/rec/nrtr_head_spec.h"
 #include "ocrforge/train/tasks/rec/sar_head_spec.h"
+#include "ocrforge/train/tasks/rec/svtrnet_spec.h"
 
 namespace YAML {
 class Node;
@@ -45,6 +46,8 @@ struct BackboneSpec {
   bool use_last_conv = true;
   int class_expand = 2048;
   int class_num = 1000;
+  // SVTRNet (svtrnet_spec.h)
+  SvtrNetSpec svtr;
 };
 
 struct NeckSpec {
@@ -84,6 +87,11 @@ struct RecArchSpec {
   // The NRTRHead of a PaddleOCR MultiHead (PP-OCRv4 / v5): a training-only
   // Transformer branch on the backbone's features (nrtr_head.h).
   std::optional<NrtrHeadSpec> nrtr;
+  // MultiHead.use_pool: a 3 x 2 average pool (stride 3 x 2) on SVTRNet's
+  // 3-row token map before every branch (ch_PP-OCRv4_rec_svtr_large.yml);
+  // PaddleOCR reshapes the tokens to 3 rows there, so only an SVTRNet
+  // without last_stage whose grid is 3 rows high can be pooled.
+  bool head_pool = false;
   // Training-only heads of a PaddleOCR MultiHead that are left out (an
   // NRTRHead whose loss the run does not list, drop_nrtr_branch): the trainer logs them.
   std::vector<std::string> dropped_heads;
@@ -94,9 +102,9 @@ struct RecArchSpec {
 // (+ space)). Accepts Head.name CTCHead with a top-level Neck, or MultiHead
 // (PP-OCRv3/v4 style): its CTCHead entry (its Neck and Head) is the main
 // branch, a SARHead entry becomes `sar`, an NRTRHead entry `nrtr` (with
-// MultiHead's use_pos). Unknown names or keys throw UsageError naming the key path and the
+// MultiHead's use_pos; use_pool sets head_pool). Unknown names or keys throw UsageError naming the key path and the
 // known values, e.g. "Architecture.Backbone.name: unknown backbone 'X'
-// (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4)".
+// (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4, SVTRNet)".
 RecArchSpec rec_arch_from_yaml(const YAML::Node& architecture, int num_classes);
 
 // Leaves the NRTR branch out (a run that lists no NRTRLoss, a distillation

@@ -11,8 +11,50 @@ namespace ocrforge {
 using arch_yaml::join;
 
 std::vector<std::string> rec_backbone_names() {
-  return {"MobileNetV1Enhance", "MobileNetV3", "PPLCNetV3", "PPHGNet_small", "PPHGNetV2_B4"};
+  return {"MobileNetV1Enhance", "MobileNetV3", "PPLCNetV3", "PPHGNet_small", "PPHGNetV2_B4", "SVTRNet"};
 }
+
+namespace {
+
+// What SVTRNet hands the heads. PaddleOCR gives every head the configured
+// out_channels as its input width, and without last_stage the backbone
+// returns a token sequence that only MultiHead's use_pool turns back into
+// the 4-D map the necks read; anything else fails in PaddleOCR at the
+// first batch, so it is refused here before training starts.
+void validate_svtr_head_input(const RecArchSpec& s) {
+  const SvtrNetSpec& v = s.backbone.svtr;
+  validate_svtrnet(v, "Architecture.Backbone");
+  const auto fail = [](const std::string& key, const std::string& what) {
+    throw UsageError("Architecture." + key + ": " + what);
+  };
+  if (v.last_stage) {
+    if (s.head_pool)
+      fail("Head.use_pool", "pools SVTRNet's token map, but Backbone.last_stage: true already pools it to 1 x "
+                            "out_char_num; set use_pool to false (or last_stage to false)");
+    return;
+  }
+  const std::string grid = std::to_string(v.grid_h(2)) + " x " + std::to_string(v.grid_w());
+  if (!s.head_pool)
+    fail("Backbone.last_stage",
+         "false leaves SVTRNet's output a sequence of " + grid + " tokens (for img_size [" +
+             std::to_string(v.img_size[0]) + ", " + std::to_string(v.img_size[1]) +
+             "]) that no neck reads without MultiHead's use_pool: true; PaddleOCR fails on this config too (\"The input "
+             "of Op(Conv) should be a 4-D or 5-D Tensor\", PaddleOCR issues #10700, #11200). Set last_stage: true "
+             "(pools to 1 x out_char_num with out_channels channels) or, as ch_PP-OCRv4_rec_svtr_large.yml, "
+             "Head.use_pool: true with out_channels equal to embed_dim[2]");
+  if (v.out_channels != v.embed_dim[2])
+    fail("Backbone.out_channels",
+         std::to_string(v.out_channels) + ", but with last_stage: false SVTRNet ends with embed_dim[2] = " +
+             std::to_string(v.embed_dim[2]) + " channels, and PaddleOCR's MultiHead reads out_channels as that "
+             "width (it fails otherwise); set out_channels: " + std::to_string(v.embed_dim[2]) +
+             " (or last_stage: true)");
+  if (v.grid_h(2) != 3 || v.grid_w() < 2)
+    fail("Head.use_pool", "PaddleOCR's MultiHead reshapes SVTRNet's tokens to 3 rows before its 3 x 2 pool, but "
+                          "Backbone.img_size gives a " + grid + " grid; use_pool needs img_size height 48 (with "
+                          "sub_num 2 and patch_merging) and a width of at least 8");
+}
+
+}  // namespace
 
 void validate_rec_backbone(const BackboneSpec& b, const std::string& path) {
   const auto fail = [&](const std::string& key, const std::string& what) {
@@ -40,6 +82,8 @@ void validate_rec_backbone(const BackboneSpec& b, const std::string& path) {
       fail("scale", "MobileNetV3 supports 0.35, 0.5, 0.75, 1.0, 1.25");
     if (b.small_stride.size() != 4) fail("small_stride", "needs 4 values");
     if (b.large_stride.size() != 4) fail("large_stride", "needs 4 values");
+  } else if (b.name == "SVTRNet") {
+    validate_svtrnet(b.svtr, path);
   }
 }
 
@@ -47,7 +91,12 @@ void validate_rec_arch(const RecArchSpec& s) {
   const auto fail = [](const std::string& key, const std::string& what) {
     throw UsageError("Architecture." + key + ": " + what);
   };
-  validate_rec_backbone(s.backbone);
+  const auto& b = s.backbone;
+  validate_rec_backbone(b);
+  if (b.name == "SVTRNet") validate_svtr_head_input(s);
+  if (s.head_pool && b.name != "SVTRNet")
+    fail("Head.use_pool", "pools SVTRNet's token map (last_stage: false) before the heads; the " + b.name +
+                              " backbone gives a pooled line already: set use_pool to false");
   const auto& n = s.neck;
   if (n.name != "SequenceEncoder") fail("Neck.name", "unknown neck '" + n.name + "' (known: SequenceEncoder)");
   const std::vector<std::string> types = {"reshape", "fc", "rnn", "svtr"};

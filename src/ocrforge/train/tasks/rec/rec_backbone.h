@@ -14,12 +14,13 @@ namespace ocrforge {
 class RecBackboneImpl : public torch::nn::Module {
  public:
   // x: N x in_channels x H x W float (NCHW). Returns N x out_channels() x H' x W';
-  // H' is 1 for the input heights the backbone is built for (32 or 48).
+  // H' is 1 for the input heights the backbone is built for (32 or 48), or
+  // 3 for SVTRNet without last_stage (pooled by MultiHead's use_pool).
   virtual torch::Tensor forward(torch::Tensor x) = 0;
   virtual int64_t out_channels() const = 0;
 };
 
-// Builds spec.name (MobileNetV1Enhance | MobileNetV3 | PPLCNetV3); UsageError otherwise.
+// Builds spec.name (one of rec_backbone_names()); UsageError otherwise.
 std::shared_ptr<RecBackboneImpl> make_rec_backbone(const BackboneSpec& spec);
 
 // Throws UsageError when the feature map `feat` (N,C,h,w) before the final

@@ -34,17 +34,26 @@ torch::Tensor RecModelImpl::in_format(const torch::Tensor& x) const {
   return channels_last_ && x.dim() == 4 ? x.contiguous(at::MemoryFormat::ChannelsLast) : x;
 }
 
+torch::Tensor RecModelImpl::head_input(const torch::Tensor& features) const {
+  if (!spec_.head_pool) return features;
+  const std::vector<int64_t> k = multi_head_pool_kernel();
+  return torch::avg_pool2d(features, k, k);
+}
+
 RecForward RecModelImpl::forward_all(torch::Tensor x, const SarTargets* sar, const NrtrTargets* nrtr) {
   RecForward out;
   out.backbone_out = backbone_->forward(in_format(x));
-  out.neck_out = neck_(out.backbone_out);  // use_guide detaches its input inside: the backbone learns through SAR / NRTR
+  const torch::Tensor feat = head_input(out.backbone_out);
+  out.neck_out = neck_(feat);  // use_guide detaches its input inside: the backbone learns through SAR / NRTR
   out.logits = head_(out.neck_out);
-  if (sar && sar_head_) out.sar_logits = sar_head_(out.backbone_out, sar->label_sar, sar->valid_ratio);
-  if (nrtr && gtc_head_) out.nrtr_logits = gtc_head_(before_gtc_(out.backbone_out), nrtr->label_gtc, nrtr->length);
+  if (sar && sar_head_) out.sar_logits = sar_head_(feat, sar->label_sar, sar->valid_ratio);
+  if (nrtr && gtc_head_) out.nrtr_logits = gtc_head_(before_gtc_(feat), nrtr->label_gtc, nrtr->length);
   return out;
 }
 
-torch::Tensor RecModelImpl::forward(torch::Tensor x) { return head_(neck_(backbone_->forward(in_format(x)))); }
+torch::Tensor RecModelImpl::forward(torch::Tensor x) {
+  return head_(neck_(head_input(backbone_->forward(in_format(x)))));
+}
 
 torch::Tensor RecModelImpl::predict(torch::Tensor x) { return torch::softmax(forward(x), 2); }
 

@@ -25,7 +25,7 @@
 namespace ocrforge {
 
 // Every intermediate a distillation loss may compare (PaddleOCR's
-// return_all_feats): backbone_out N,C,H',W'; neck_out N,T,C'; logits N,T,classes;
+// return_all_feats): backbone_out N,C,H',W' (before MultiHead's use_pool); neck_out N,T,C'; logits N,T,classes;
 // sar_logits N,L,SAR classes - 1 (MultiHead's "sar" output; defined only
 // when the SAR branch ran); nrtr_logits N,m+1,NRTR vocabulary (its "nrtr"
 // output, when the NRTR branch ran).
@@ -92,6 +92,8 @@ class RecModelImpl : public torch::nn::Module {
   bool channels_last() const { return channels_last_; }
 
  private:
+  // What the heads read: the backbone's features, pooled by MultiHead's use_pool.
+  torch::Tensor head_input(const torch::Tensor& features) const;
   // The input in the weights' memory format.
   torch::Tensor in_format(const torch::Tensor& x) const;
 
@@ -105,6 +107,10 @@ class RecModelImpl : public torch::nn::Module {
   NrtrTransformer gtc_head_{nullptr};
 };
 TORCH_MODULE(RecModel);
+
+// MultiHead's use_pool: AvgPool2D, kernel = stride = 3 x 2 (PaddleOCR's
+// rec_multi_head.py), on SVTRNet's 3-row map: 3 x 80 -> 1 x 40.
+inline std::vector<int64_t> multi_head_pool_kernel() { return {3, 2}; }
 
 // Number of scalar parameters (trainable or not; buffers such as BN running
 // statistics excluded), e.g. for the model summary and docs/models.md.

@@ -9,10 +9,12 @@
 #include "ocrforge/train/export/pphgnet_emitter.h"
 #include "ocrforge/train/export/pphgnet_v2_emitter.h"
 #include "ocrforge/train/export/pplcnet_v3_emitter.h"
+#include "ocrforge/train/export/svtr_emitter.h"
 #include "ocrforge/train/tasks/rec/rec_pphgnet.h"
 #include "ocrforge/train/tasks/rec/rec_pphgnet_v2.h"
 #include "ocrforge/train/tasks/rec/encoder_svtr.h"
 #include "ocrforge/train/tasks/rec/svtr_block.h"
+#include "ocrforge/train/tasks/rec/svtrnet.h"
 
 namespace ocrforge {
 
@@ -60,38 +62,7 @@ std::string mobilenet_v3(OnnxEmitter& e, std::string x, const MobileNetV3Impl& m
                 path + ".pool");
 }
 
-// --- SVTR neck --------------------------------------------------------------
-
-std::string svtr_conv_bn(OnnxEmitter& e, const std::string& x, const Module& m, const std::string& path) {
-  return emit_swish(e, conv_bn(e, x, m, "conv", "norm", path));
-}
-
-// Global multi-head self-attention on N x L x C tokens.
-std::string svtr_attention(OnnxEmitter& e, const std::string& x, const SvtrAttentionImpl& m, const std::string& path) {
-  const int64_t heads = m.heads(), hd = m.dim() / m.heads();
-  std::string qkv = emit_linear(e, x, child<torch::nn::LinearImpl>(m, "qkv", path), path + ".qkv");
-  qkv = e.node("Reshape", {qkv, e.ints({0, 0, 3, heads, hd})});
-  qkv = e.node("Transpose", {qkv}, {{"perm", onnx_ints({2, 0, 3, 1, 4})}});  // 3, N, heads, L, hd
-  const auto part = [&](int64_t i) { return e.node("Gather", {qkv, e.index(i)}, {{"axis", onnx_int(0)}}); };
-  const std::string q = e.node("Mul", {part(0), e.scalar(static_cast<float>(m.scale()))});
-  const std::string kt = e.node("Transpose", {part(1)}, {{"perm", onnx_ints({0, 1, 3, 2})}});
-  const std::string attn = e.node("Softmax", {e.node("MatMul", {q, kt})}, {{"axis", onnx_int(-1)}}, path + ".attn");
-  std::string out = e.node("MatMul", {attn, part(2)});                    // N, heads, L, hd
-  out = e.node("Transpose", {out}, {{"perm", onnx_ints({0, 2, 1, 3})}});  // N, L, heads, hd
-  out = e.node("Reshape", {out, e.ints({0, 0, m.dim()})});
-  return emit_linear(e, out, child<torch::nn::LinearImpl>(m, "proj", path), path + ".proj");
-}
-
-std::string svtr_block(OnnxEmitter& e, const std::string& x, const SvtrBlockImpl& b, const std::string& path) {
-  std::string y = emit_layer_norm(e, x, child<torch::nn::LayerNormImpl>(b, "norm1", path), path + ".norm1");
-  y = svtr_attention(e, y, child<SvtrAttentionImpl>(b, "mixer", path), path + ".mixer");
-  const std::string x1 = e.node("Add", {x, y});
-  const auto& mlp = child<SvtrMlpImpl>(b, "mlp", path);
-  y = emit_layer_norm(e, x1, child<torch::nn::LayerNormImpl>(b, "norm2", path), path + ".norm2");
-  y = emit_swish(e, emit_linear(e, y, child<torch::nn::LinearImpl>(mlp, "fc1", path + ".mlp"), path + ".mlp.fc1"));
-  y = emit_linear(e, y, child<torch::nn::LinearImpl>(mlp, "fc2", path + ".mlp"), path + ".mlp.fc2");
-  return e.node("Add", {x1, y}, {}, path);
-}
+// --- SVTR neck ---------------------------------------------------------------
 
 std::string encoder_svtr(OnnxEmitter& e, const std::string& x, const EncoderWithSVTRImpl& m, const std::string& path) {
   const auto conv = [&](const std::string& in, const std::string& name) {
@@ -149,8 +120,20 @@ std::string emit_line_pool(OnnxEmitter& e, const std::string& x) {
 
 }  // namespace
 
+std::vector<int64_t> rec_onnx_input_shape(const RecModelImpl& model, int64_t height) {
+  const BackboneSpec& b = model.spec().backbone;
+  if (b.name != "SVTRNet") return {-1, b.in_channels, height, -1};
+  // SVTRNet takes one size; the predictor reads the static width and fits every crop into it.
+  if (height != b.svtr.img_size.at(0))
+    throw UsageError("export: the images are " + std::to_string(height) + " high (RecResizeImg image_shape) but "
+                     "Architecture.Backbone.img_size is [" + std::to_string(b.svtr.img_size[0]) + ", " +
+                     std::to_string(b.svtr.img_size[1]) + "]; SVTRNet takes that one size: make them agree");
+  return {-1, b.in_channels, b.svtr.img_size[0], b.svtr.img_size[1]};
+}
+
 std::string rec_backbone_to_onnx(OnnxEmitter& e, const std::string& x, const RecBackboneImpl& backbone,
                                  const std::string& name) {
+  if (const auto* svtr = backbone.as<SvtrNetImpl>()) return svtrnet(e, x, *svtr, "backbone");
   if (const auto* v1 = backbone.as<MobileNetV1EnhanceImpl>()) return mobilenet_v1_enhance(e, x, *v1, "backbone");
   if (const auto* v3 = backbone.as<MobileNetV3Impl>()) return mobilenet_v3(e, x, *v3, "backbone");
   if (const auto* lcnet = backbone.as<RecPPLCNetV3Impl>())
@@ -164,8 +147,14 @@ std::string rec_backbone_to_onnx(OnnxEmitter& e, const std::string& x, const Rec
 
 OnnxGraph rec_model_to_onnx(const RecModelImpl& model, int64_t height) {
   OnnxEmitter e;
-  const std::string x = e.input("x", {-1, model.spec().backbone.in_channels, height, -1});
+  const std::string x = e.input("x", rec_onnx_input_shape(model, height));
   std::string y = rec_backbone_to_onnx(e, x, *model.backbone(), model.spec().backbone.name);
+  if (model.spec().head_pool) {  // MultiHead's use_pool
+    const std::vector<int64_t> k = multi_head_pool_kernel();
+    y = e.node("AveragePool", {y},
+               {{"kernel_shape", onnx_ints(k)}, {"strides", onnx_ints(k)}, {"pads", onnx_ints({0, 0, 0, 0})}},
+               "head.pool");
+  }
   y = sequence_encoder(e, y, *model.neck());
   y = ctc_head(e, y, *model.head());
   y = e.node("Softmax", {y}, {{"axis", onnx_int(2)}}, "head.softmax");

@@ -1,6 +1,6 @@
-// The recognition networks the trainer builds (models/rec_model.h:
-// MobileNetV1Enhance or MobileNetV3 backbone, SequenceEncoder reshape / fc /
-// rnn / svtr neck, CTC head) as an ONNX graph: one emitter per module type,
+// The recognition networks the trainer builds (rec_model.h: every backbone
+// of rec_backbone_names(), MultiHead's use_pool, SequenceEncoder reshape /
+// fc / rnn / svtr neck, CTC head) as an ONNX graph: one emitter per module type,
 // reading the module's weights in eval form (batch norm folded into the
 // convolutions, dropout and drop-path gone). Initializer names are the
 // module names (`backbone.conv1._conv.weight`, holding the folded weight).
@@ -13,15 +13,19 @@
 
 namespace ocrforge {
 
-// Input "x": N x in_channels x `height` x W (N and W dynamic); output
+// Input "x": rec_onnx_input_shape (N and W dynamic, SVTRNet's W fixed); output
 // "softmax": N x T x classes, the probabilities PaddleOCR's inference model
 // gives. Error naming the module for anything the exporter does not know.
 OnnxGraph rec_model_to_onnx(const RecModelImpl& model, int64_t height);
 
+// The graph's input: N x in_channels x `height` x W with N and W dynamic;
+// SVTRNet's is its img_size, static (UsageError when `height` differs).
+std::vector<int64_t> rec_onnx_input_shape(const RecModelImpl& model, int64_t height);
+
 // The backbone's nodes on input `x` (initializers under "backbone."), up to
-// the N x C x 1 x W map the neck reads; the direction classifier shares it.
-// Error naming `name` (its Architecture.Backbone.name) for a backbone the
-// exporter does not know.
+// the map the neck (or MultiHead's use_pool) reads; the direction
+// classifier shares it. Error naming `name` (its Architecture.Backbone.name)
+// for a backbone the exporter does not know.
 std::string rec_backbone_to_onnx(OnnxEmitter& e, const std::string& x, const RecBackboneImpl& backbone,
                                  const std::string& name);
 

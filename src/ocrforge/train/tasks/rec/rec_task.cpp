@@ -46,6 +46,7 @@ RecTask::RecTask(const Config& config, const TrainerSpec& o, torch::Device devic
     load_onnx(root["Architecture"]);
   } else {
     arch_ = rec_arch_from_yaml(root["Architecture"], charset_.num_classes());
+    check_fixed_input_size(arch_.backbone, root, "Architecture.Backbone");
     if (!loss_.nrtr) drop_nrtr_branch(arch_);  // nothing would train it (a CTC-only fine-tune)
     const std::string guide = drop_guide_without_branch(arch_, "Architecture");
     if (!guide.empty()) warnings_.push_back(guide);
@@ -370,6 +371,7 @@ void RecTask::export_inference(const Config& config, const std::string& out_dir,
 Task::InferenceForward RecTask::inference_forward(const Config& config, const std::string&, const std::string&) {
   InferenceForward f;
   f.input_shape = {-1, 3, rec_input_size(config.root()).first, -1};
+  if (model_) f.input_shape = rec_onnx_input_shape(*model_, f.input_shape[2]);  // SVTRNet: its one size
   f.output_shape = {-1, -1, charset_.num_classes()};
   if (onnx_)
     f.forward = [m = onnx_](const torch::Tensor& x) mutable { return m->forward(x); };

@@ -117,6 +117,15 @@ void parse_resize(const YAML::Node& p, const std::string& path, RecTransformSpec
     throw UsageError("config key '" + path + ".infer_mode': must be false for training and evaluation");
 }
 
+// PaddleOCR's SVTRRecResizeImg(image_shape, padding=True): resize_norm_img,
+// as RecResizeImg outside infer_mode.
+void parse_svtr_resize(const YAML::Node& p, const std::string& path, std::array<int, 3>* shape) {
+  *shape = parse_image_shape(p, path, "[3, 48, 320]");
+  const YAML::Node padding = y::at(p, path, "padding");
+  if (padding && !padding.IsNull() && !y::boolean(padding, path + ".padding"))
+    throw UsageError("config key '" + path + ".padding': only true (keep the aspect ratio, pad right) is supported");
+}
+
 }  // namespace
 
 void parse_keep_keys(const YAML::Node& p, const std::string& path, const std::vector<std::string>& allowed) {
@@ -131,8 +140,8 @@ void parse_keep_keys(const YAML::Node& p, const std::string& path, const std::ve
 }
 
 const std::vector<std::string>& known_rec_transforms() {
-  static const std::vector<std::string> names = {"DecodeImage",      "RecConAug",    "RecAug", "CTCLabelEncode",
-                                                 "MultiLabelEncode", "RecResizeImg", "KeepKeys"};
+  static const std::vector<std::string> names = {"DecodeImage",      "RecConAug",    "RecAug",           "CTCLabelEncode",
+                                                 "MultiLabelEncode", "RecResizeImg", "SVTRRecResizeImg", "KeepKeys"};
   return names;
 }
 
@@ -163,10 +172,18 @@ RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, cons
                        "Global.use_space_char and Global.max_text_length");
     else if (name == "MultiLabelEncode") spec.nrtr_labels = parse_multi_label_encode(params, path);
     else if (name == "RecResizeImg") parse_resize(params, path, &spec);
+    else if (name == "SVTRRecResizeImg") parse_svtr_resize(params, path, &spec.image_shape);
     else if (name == "KeepKeys") {
       keep_keys = params;
       keep_keys_path = path;
     }
+  }
+  // SVTRRecResizeImg is RecResizeImg with padding (PaddleOCR's SVTR configs
+  // name it in Eval): one resize, checked below as RecResizeImg.
+  if (position.count("SVTRRecResizeImg")) {
+    if (position.count("RecResizeImg"))
+      throw UsageError("'" + where + "' lists both RecResizeImg and SVTRRecResizeImg; keep one (they resize alike)");
+    position["RecResizeImg"] = position["SVTRRecResizeImg"];
   }
   if (!position.count("DecodeImage")) throw UsageError("'" + where + "' needs a DecodeImage transform");
   if (sampler_resizes && position.count("RecResizeImg"))

@@ -35,7 +35,8 @@ const std::vector<std::string>& known_rec_transforms();
 // MultiLabelEncode makes CTCLabelEncode's labels plus the SAR label
 // (sar_label_encode.h), or with gtc_encode: NRTRLabelEncode the NRTR label
 // (nrtr_label_encode.h): exactly one of CTCLabelEncode / MultiLabelEncode is
-// required. KeepKeys may list image, label, length, valid_ratio after
+// required. SVTRRecResizeImg (image_shape, padding: true) is RecResizeImg
+// under the name PaddleOCR's SVTR configs use. KeepKeys may list image, label, length, valid_ratio after
 // CTCLabelEncode, and image, label_ctc, label_sar (label_gtc with NRTR),
 // length, valid_ratio after MultiLabelEncode (label_ctc is the "label" tensor).
 // Throws UsageError on: unknown transform names (listing the known ones),
