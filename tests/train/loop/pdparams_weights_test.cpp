@@ -16,6 +16,8 @@
 #include "ocrforge/core/pdparams.h"
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/checkpoint_part.h"
+#include "ocrforge/train/tasks/rec/rec_model.h"
+#include <yaml-cpp/yaml.h>
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -165,4 +167,42 @@ TEST(PdparamsWeights, HostileFileIsRefusedWithoutRunningIt) {
   const std::string msg = test::message_of<Error>([&] { load_pretrained(path, net); });
   EXPECT_NE(msg.find("global 'posix.system' is not allowed"), std::string::npos) << msg;
   EXPECT_FALSE(fs::exists(marker));
+}
+
+// PaddleOCR's MultiHead owns every branch (rec_multi_head.py): its state dict
+// says head.ctc_encoder / head.ctc_head / head.before_gtc / head.gtc_head
+// where ocrforge's modules are neck / head / before_gtc / gtc_head, at any
+// depth (a distillation member's names carry its prefix).
+TEST(PdparamsWeights, MultiHeadBranchesTakePaddleOcrsNames) {
+  const std::string dir = test::fresh_dir("pdparams_multihead");
+  const YAML::Node arch =
+      YAML::LoadFile(test::source_dir() + "/configs/rec/PP-OCRv4/PP-OCRv4_mobile_rec.yml")["Architecture"];
+  torch::manual_seed(5);
+  RecModel a(rec_arch_from_yaml(arch, 37));
+  ASSERT_TRUE(a->gtc_head());
+  save_pdparams(dir + "/m.pdparams", *a);
+  std::set<std::string> names;
+  for (const auto& [name, t] : read_pdparams(dir + "/m.pdparams")) names.insert(name);
+  for (const char* n : {"head.ctc_encoder.encoder.conv1.conv.weight", "head.ctc_head.fc.weight",
+                        "head.before_gtc.1.fc.weight", "head.gtc_head.tgt_word_prj.weight",
+                        "backbone.conv1.conv.weight"})
+    EXPECT_TRUE(names.count(n)) << n;
+  for (const auto& n : names) {
+    EXPECT_NE(n.rfind("neck.", 0), 0u) << n;
+    EXPECT_NE(n.rfind("before_gtc.", 0), 0u) << n;
+  }
+  torch::manual_seed(6);
+  RecModel b(rec_arch_from_yaml(arch, 37));
+  load_checkpoint(dir + "/m.pdparams", *b, nullptr);  // every name must fit
+  for (const auto& p : a->named_parameters())
+    EXPECT_TRUE(torch::equal(p.value(), b->named_parameters()[p.key()])) << p.key();
+
+  // Nested: a distillation container's member.
+  torch::nn::Module container;
+  container.register_module("Student", a.ptr());
+  save_pdparams(dir + "/d.pdparams", container);
+  bool found = false;
+  for (const auto& [name, t] : read_pdparams(dir + "/d.pdparams"))
+    found = found || name == "Student.head.ctc_head.fc.weight";
+  EXPECT_TRUE(found);
 }

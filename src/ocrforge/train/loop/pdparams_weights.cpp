@@ -7,6 +7,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/pdparams.h"
 #include "ocrforge/core/text.h"
+#include "ocrforge/train/nn/paddle_names.h"
 
 namespace fs = std::filesystem;
 
@@ -29,12 +30,35 @@ bool replace_suffix(std::string& name, const std::string& from, const std::strin
   return true;
 }
 
+// A name prefix (at some module's path) that PaddleOCR spells otherwise (nn/paddle_names.h).
+struct PrefixRename {
+  std::string path;                                           // the module's path, "" or "Student."
+  std::vector<std::pair<std::string, std::string>> prefixes;  // relative to it
+};
+
+// `name` with the first matching rename of the deepest module that holds it.
+std::string paddle_prefixed(const std::string& name, const std::vector<PrefixRename>& renames) {
+  const PrefixRename* best = nullptr;
+  for (const auto& r : renames)
+    if (name.rfind(r.path, 0) == 0 && (!best || r.path.size() > best->path.size())) best = &r;
+  if (!best) return name;
+  const std::string tail = name.substr(best->path.size());
+  for (const auto& [from, to] : best->prefixes)
+    if (tail.rfind(from, 0) == 0) return best->path + to + tail.substr(from.size());
+  return name;
+}
+
 std::map<std::string, PaddleSlot> paddle_slots(torch::nn::Module& model) {
   std::set<std::string> linear_weights;
   std::map<std::string, bool> lstm_bidirectional;  // module path -> bidirectional
+  std::vector<PrefixRename> renames;
   auto visit = [&](const std::string& path, torch::nn::Module* m) {
     if (dynamic_cast<torch::nn::LinearImpl*>(m)) linear_weights.insert(path + "weight");
     if (auto* lstm = dynamic_cast<torch::nn::LSTMImpl*>(m)) lstm_bidirectional[path] = lstm->options.bidirectional();
+    if (const auto* named = dynamic_cast<const PaddleNames*>(m)) {
+      auto prefixes = named->paddle_prefixes();
+      if (!prefixes.empty()) renames.push_back({path, std::move(prefixes)});
+    }
   };
   // The model itself apart: it need not live in a shared_ptr (named_modules' own entry requires one).
   visit("", &model);
@@ -58,6 +82,7 @@ std::map<std::string, PaddleSlot> paddle_slots(torch::nn::Module& model) {
       const std::string cell = !bidirectional ? "cell" : reverse ? "cell_bw" : "cell_fw";
       s.name = path + layer + "." + cell + "." + tail.substr(0, l);
     }
+    if (!s.name.empty()) s.name = paddle_prefixed(s.name, renames);
     slots[key] = s;
   };
   for (const auto& p : model.named_parameters()) add(p.key());

@@ -5,6 +5,9 @@
 // num_batches_tracked has no Paddle counterpart); a Linear weight is stored
 // [in, out] by Paddle and [out, in] by LibTorch (transposed); an LSTM's
 // weight_ih_l<k>[_reverse] is Paddle's <k>.cell_fw / cell_bw / cell.weight_ih.
+// A module that names its parts otherwise than PaddleOCR says so
+// (nn/paddle_names.h): a MultiHead recognizer's neck.* is Paddle's
+// head.ctc_encoder.*, at any depth (Student.neck.* in a distillation).
 #pragma once
 #include <torch/torch.h>
 

@@ -116,6 +116,7 @@ HeadSpec ctc_head_from_yaml(const YAML::Node& n, const std::string& path, int nu
 // type, and Head), the SARHead entry (PP-OCRv3's guidance branch) or the
 // NRTRHead entry (PP-OCRv4 / v5's).
 void multi_head_from_yaml(const YAML::Node& n, const std::string& path, int num_classes, RecArchSpec& spec) {
+  spec.multi_head = true;
   // PaddleOCR derives it from the dictionary; accepted as written, not used.
   note_config_whole(path + ".out_channels_list");
   note_config_read(path + ".head_list");

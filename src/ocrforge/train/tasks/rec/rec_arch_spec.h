@@ -92,6 +92,11 @@ struct RecArchSpec {
   // PaddleOCR reshapes the tokens to 3 rows there, so only an SVTRNet
   // without last_stage whose grid is 3 rows high can be pooled.
   bool head_pool = false;
+  // Head.name was MultiHead: PaddleOCR's state dict holds the branches under
+  // head.* (head.ctc_encoder, head.ctc_head, head.sar_head, head.before_gtc,
+  // head.gtc_head) where ocrforge's modules sit at the top (neck, head,
+  // sar_head, before_gtc, gtc_head); RecModel::paddle_prefixes maps them.
+  bool multi_head = false;
   // Training-only heads of a PaddleOCR MultiHead that are left out (an
   // NRTRHead whose loss the run does not list, drop_nrtr_branch): the trainer logs them.
   std::vector<std::string> dropped_heads;

@@ -72,6 +72,16 @@ std::optional<float> RecModelImpl::pinned_l2_decay(const std::string& name) cons
   return std::nullopt;
 }
 
+std::vector<std::pair<std::string, std::string>> RecModelImpl::paddle_prefixes() const {
+  if (!spec_.multi_head) return {};
+  // PaddleOCR's MultiHead (rec_multi_head.py) owns every branch as an attribute of the head.
+  return {{"neck.", "head.ctc_encoder."},
+          {"head.", "head.ctc_head."},
+          {"sar_head.", "head.sar_head."},
+          {"before_gtc.", "head.before_gtc."},
+          {"gtc_head.", "head.gtc_head."}};
+}
+
 int64_t count_parameters(const torch::nn::Module& module) {
   int64_t n = 0;
   for (const auto& p : module.parameters(/*recurse=*/true)) n += p.numel();

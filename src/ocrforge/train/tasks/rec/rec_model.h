@@ -12,6 +12,8 @@
 #pragma once
 #include <torch/torch.h>
 
+#include "ocrforge/train/nn/paddle_names.h"
+
 #include <optional>
 #include <string>
 
@@ -51,7 +53,7 @@ struct NrtrTargets {
   torch::Tensor length;
 };
 
-class RecModelImpl : public torch::nn::Module {
+class RecModelImpl : public torch::nn::Module, public PaddleNames {
  public:
   // Validates the spec (UsageError naming the Architecture key on bad values).
   explicit RecModelImpl(const RecArchSpec& spec);
@@ -75,6 +77,10 @@ class RecModelImpl : public torch::nn::Module {
   NrtrTransformer gtc_head() const { return gtc_head_; }  // null without an NRTR branch
   // Parameters of the training-only branch (SAR or NRTR), 0 without one.
   int64_t guide_branch_parameters() const;
+  // A MultiHead model's branches under PaddleOCR's names (spec().multi_head):
+  // neck. -> head.ctc_encoder., head. -> head.ctc_head., sar_head.,
+  // before_gtc., gtc_head. -> head.<same>. Nothing for a CTCHead model.
+  std::vector<std::pair<std::string, std::string>> paddle_prefixes() const override;
 
   // L2 factor PaddleOCR pins on this parameter through its ParamAttr, which
   // overrides Optimizer.regularizer.factor: head.* -> Head.fc_decay,
