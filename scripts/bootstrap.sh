@@ -21,11 +21,12 @@ MODELS_SHA=9b6666eae0b51936f186bcf4d581c403b63232c8d2d256308d2259dee3afd14e
 # LSTM, attention) through libblas.so.3, which is the unoptimised reference
 # BLAS unless an optimised one is installed; the OpenMP build takes LibTorch's
 # thread count. docs/benchmarks.md has the training figures.
+# liblmdb-dev: PaddleOCR's LMDBDataSet (training reads LMDB data sets).
 PACKAGES=(cmake g++ make ccache pkg-config ca-certificates npm
   libopencv-dev libpolyclipping-dev libyaml-cpp-dev nlohmann-json3-dev
   libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   fonts-noto-cjk fonts-dejavu-core fonts-liberation2 wamerican libfreetype-dev libharfbuzz-dev
-  libtorch-dev libgloo-dev python3-torch libonnx-dev python3-onnx
+  libtorch-dev libgloo-dev python3-torch libonnx-dev python3-onnx liblmdb-dev
   libopenblas0-openmp
   tesseract-ocr tesseract-ocr-eng
   libcpp-httplib-dev chromium chromium-driver python3-selenium

@@ -134,7 +134,7 @@ TEST(ConfigKeys, UnknownKeyNamesFullPathAndClosestKey) {
 TEST(ConfigKeys, UnknownComponentNameListsKnownNames) {
   EXPECT_TRUE(contains(problems_after({"Architecture.Backbone.name=MobileNetV5"}),
                        "Architecture.Backbone.name: unknown backbone 'MobileNetV5' (known: MobileNetV1Enhance, "
-                       "MobileNetV3, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4, SVTRNet)"));
+                       "MobileNetV3, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4, SVTRNet, ResNet)"));
   EXPECT_TRUE(contains(problems_after({"Optimizer.lr.name=Cosin"}), "Optimizer.lr.name"));
   EXPECT_TRUE(contains(problems_after({"Optimizer.lr.name=Cosin"}), "Cosin"));
   EXPECT_TRUE(contains(problems_after({"Loss.name="}), "Loss.name"));

@@ -11,6 +11,8 @@
 #include <csignal>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <sstream>
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/loop/checkpoint.h"
@@ -120,6 +122,33 @@ TEST(Trainer, EvaluationWritesMetricsAndCurve) {
   const std::string log = test::read_text(t.save_dir + "/train.log");
   EXPECT_NE(log.find("cur metric, acc:"), std::string::npos);
   EXPECT_NE(log.find("best metric, acc:"), std::string::npos);
+}
+
+// Global.calc_epoch_interval (PaddleOCR's tools/program.py, PP-OCRv5 server
+// rec): the training metric is computed in the epochs divisible by it only;
+// in the others the log shows the last computed (smoothed) values unchanged.
+TEST(Trainer, CalcEpochIntervalComputesTheTrainingMetricInThoseEpochsOnly) {
+  auto t = test::make_tiny_task("calc_epoch_interval", 8);
+  Trainer trainer(config_for(t, 3, 4, {"Global.calc_epoch_interval=2", "Global.print_batch_step=1"}));
+  ASSERT_EQ(trainer.train(), TrainOutcome::Completed);
+  std::map<int, std::vector<std::string>> acc_by_epoch;  // the acc field of each step line, per epoch
+  std::istringstream log(test::read_text(t.save_dir + "/train.log"));
+  for (std::string line; std::getline(log, line);) {
+    const size_t e = line.find("epoch: [");
+    if (e == std::string::npos || line.find("global_step: ") == std::string::npos) continue;
+    const int epoch = std::stoi(line.substr(e + 8));
+    const size_t a = line.find(", acc: ");
+    acc_by_epoch[epoch].push_back(a == std::string::npos ? "" : line.substr(a + 7, line.find(',', a + 7) - a - 7));
+  }
+  ASSERT_EQ(acc_by_epoch.size(), 3u);
+  for (const auto& v : acc_by_epoch[1]) EXPECT_EQ(v, "") << "epoch 1 is not divisible by 2: no metric yet";
+  for (const auto& v : acc_by_epoch[2]) EXPECT_NE(v, "");
+  ASSERT_EQ(acc_by_epoch[3].size(), 2u);
+  for (const auto& v : acc_by_epoch[3]) EXPECT_EQ(v, acc_by_epoch[2].back()) << "epoch 3: nothing new computed";
+
+  const std::string msg = test::message_of<UsageError>(
+      [&] { Trainer bad(config_for(t, 1, 4, {"Global.calc_epoch_interval=0"}), TrainerMode::Check); });
+  EXPECT_NE(msg.find("Global.calc_epoch_interval"), std::string::npos) << msg;
 }
 
 TEST(Trainer, PretrainedLoadsWeightsOnlyAndReportsSkips) {

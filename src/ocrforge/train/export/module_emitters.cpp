@@ -41,4 +41,30 @@ std::string mv3_residual_unit(OnnxEmitter& e, const std::string& x, const Residu
   return unit.shortcut() ? e.node("Add", {x, y}, {}, path) : y;
 }
 
+std::string resnet_conv_bn(OnnxEmitter& e, std::string x, const ResNetConvBNImpl& m, const std::string& path) {
+  // The "vd" shortcut's average pool: ceil mode, each window averaged over
+  // the cells inside the map (LibTorch's divisor with no padding).
+  const std::vector<int64_t> k = m.pool_kernel();
+  if (!k.empty())
+    x = e.node("AveragePool", {x},
+               {{"kernel_shape", onnx_ints(k)},
+                {"strides", onnx_ints(k)},
+                {"pads", onnx_ints({0, 0, 0, 0})},
+                {"ceil_mode", onnx_int(1)},
+                {"count_include_pad", onnx_int(0)}},
+               path + ".pool");
+  x = conv_bn(e, x, m, "_conv", "_batch_norm", path);
+  return m.relu() ? e.node("Relu", {x}, {}, path) : x;
+}
+
+std::string resnet_block(OnnxEmitter& e, const std::string& x, const ResNetBlockImpl& block, const std::string& path) {
+  const auto conv = [&](const std::string& in, const char* c) {
+    return resnet_conv_bn(e, in, child<ResNetConvBNImpl>(block, c, path), path + "." + c);
+  };
+  std::string r = conv(conv(x, "conv0"), "conv1");
+  if (find_child(block, "conv2")) r = conv(r, "conv2");
+  const std::string shortcut = find_child(block, "short") ? conv(x, "short") : x;
+  return e.node("Relu", {e.node("Add", {r, shortcut})}, {}, path);
+}
+
 }  // namespace ocrforge::export_blocks

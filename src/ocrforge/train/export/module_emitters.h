@@ -2,7 +2,7 @@
 // det_model_onnx.h): typed access to a module's children with errors that
 // name the module path, and the blocks both model families are built from
 // (conv + folded batch norm, squeeze-excitation, MobileNetV3 conv / residual
-// unit).
+// unit, ResNet conv / residual block).
 #pragma once
 #include <torch/torch.h>
 
@@ -11,6 +11,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/export/onnx_emitter.h"
 #include "ocrforge/train/nn/mobilenet_v3_blocks.h"
+#include "ocrforge/train/nn/resnet_blocks.h"
 
 namespace ocrforge::export_blocks {
 
@@ -44,5 +45,11 @@ std::string mv3_conv_bn(OnnxEmitter& e, const std::string& x, const MV3ConvBNImp
 // expand -> depthwise -> [SE] -> linear conv [+ x].
 std::string mv3_residual_unit(OnnxEmitter& e, const std::string& x, const ResidualUnitImpl& unit,
                               const std::string& path);
+
+// ResNet's ConvBNLayer: [average pool, ceil mode] -> conv + BN [-> ReLU].
+std::string resnet_conv_bn(OnnxEmitter& e, std::string x, const ResNetConvBNImpl& m, const std::string& path);
+// A ResNet BasicBlock / BottleneckBlock: conv0 -> conv1 (-> conv2), plus the
+// input or the `short` conv, then ReLU.
+std::string resnet_block(OnnxEmitter& e, const std::string& x, const ResNetBlockImpl& block, const std::string& path);
 
 }  // namespace ocrforge::export_blocks

@@ -78,6 +78,9 @@ TrainOutcome Trainer::train() {
     torch::manual_seed(opt_.seed + static_cast<uint64_t>(epoch));
     s.train_loader->start_epoch(epoch);
     s.train_loader->reset_reader_wait();
+    // PaddleOCR computes the training metric in these epochs only (the same
+    // on every rank, so the step's collective has the same shape everywhere).
+    const bool metric_epoch = opt_.cal_metric_during_train && epoch % opt_.calc_epoch_interval == 0;
     long batch_index = 0;
     Batch batch;
     Stopwatch step_clock;
@@ -118,11 +121,11 @@ TrainOutcome Trainer::train() {
       s.progress.global_step += 1;
 
       MetricSums sums;
-      if (opt_.cal_metric_during_train) sums = task.train_metrics(batch, step);
+      if (metric_epoch) sums = task.train_metrics(batch, step);
       // One collective: the stop flag (all ranks stop at the same step) and
       // the metrics of the global batch.
-      const StepAgreement agreed = comm_timed(
-          [&] { return agree_after_step(*comm_, stop_requested(), opt_.cal_metric_during_train ? &sums : nullptr); });
+      const StepAgreement agreed =
+          comm_timed([&] { return agree_after_step(*comm_, stop_requested(), metric_epoch ? &sums : nullptr); });
       for (const auto& [name, v] : agreed.metrics) smoothed.add(name, v);
       smoothed.add("loss", loss_value);
       for (size_t i = 0; i < step.parts.size(); ++i)

@@ -34,6 +34,8 @@ TrainerSpec trainer_spec_from_config(const Config& c) {
   }
   if (o.eval_interval < 1) throw UsageError("Global.eval_batch_step: the interval must be >= 1");
   o.cal_metric_during_train = c.get<bool>("Global.cal_metric_during_train", o.cal_metric_during_train);
+  o.calc_epoch_interval = c.get<int>("Global.calc_epoch_interval", o.calc_epoch_interval);
+  require_at_least(o.calc_epoch_interval, 1, "Global.calc_epoch_interval");
   o.pretrained_model = c.get<std::string>("Global.pretrained_model", "");
   o.checkpoints = c.get<std::string>("Global.checkpoints", "");
   o.character_dict_path = c.get<std::string>("Global.character_dict_path", "");

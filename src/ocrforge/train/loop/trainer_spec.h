@@ -16,6 +16,11 @@ struct TrainerSpec {
   int save_epoch_step = 1;
   long eval_start = 0, eval_interval = 2000;  // Global.eval_batch_step [start, interval]
   bool cal_metric_during_train = true;
+  // Global.calc_epoch_interval (PaddleOCR's tools/program.py): with
+  // cal_metric_during_train, the training metric is computed in the epochs
+  // (1-based) divisible by it only; in the others the log keeps showing the
+  // last computed values, as PaddleOCR's smoothed training stats do.
+  int calc_epoch_interval = 1;
   std::string pretrained_model, checkpoints;
   std::string character_dict_path;
   int max_text_length = 25;

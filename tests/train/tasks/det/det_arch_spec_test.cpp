@@ -121,11 +121,12 @@ TEST(DetArchSpec, ErrorsNameTheKey) {
             std::string::npos);
   EXPECT_NE(arch_error("{Backbone: {name: ResNet_vd, dcn_stage: [False, True, True, True]}, Neck: {name: DBFPN}, "
                        "Head: {name: DBHead}}")
-                .find("unknown config key 'Architecture.Backbone.dcn_stage'"),
+                .find("Architecture.Backbone.dcn_stage: deformable convolutions (DCNv2, True for stage 1) are not "
+                      "supported yet"),
             std::string::npos);
-  EXPECT_NE(arch_error("{Backbone: {name: ResNet}, Neck: {name: DBFPN}, Head: {name: DBHead}}")
-                .find("Architecture.Backbone.name: unknown backbone 'ResNet' (known: MobileNetV3, ResNet_vd, PPLCNetV3, "
-                      "PPHGNet_small, PPHGNetV2_B4)"),
+  EXPECT_NE(arch_error("{Backbone: {name: ResNet_SAST}, Neck: {name: DBFPN}, Head: {name: DBHead}}")
+                .find("Architecture.Backbone.name: unknown backbone 'ResNet_SAST' (known: MobileNetV3, ResNet_vd, ResNet, "
+                      "PPLCNetV3, PPHGNet_small, PPHGNetV2_B4)"),
             std::string::npos);
   EXPECT_NE(arch_error("{Backbone: {name: MobileNetV3}, Neck: {name: FCEFPN}, Head: {name: DBHead}}")
                 .find("Architecture.Neck.name: unknown neck 'FCEFPN' (known: DBFPN, RSEFPN, LKPAN)"),

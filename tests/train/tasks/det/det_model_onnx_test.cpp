@@ -140,6 +140,20 @@ TEST(DetModelOnnx, ResNetVdWithDbfpnMatchesOrt) {
   EXPECT_LE(r50.ort_vs_exact, kRoundingSlack * r50.torch_vs_exact);
 }
 
+// PaddleOCR's plain ResNet (det_resnet.py): the 7x7 stem and the 1x1
+// stride-2 conv shortcuts. ResNet 50 as the ch_ppocr_server_v2_0_det TIPC
+// config builds it (DBFPN 256), and ResNet 18 with a small neck.
+TEST(DetModelOnnx, PlainResNetMatchesOrt) {
+  const YAML::Node tipc =
+      YAML::LoadFile(test::source_dir() + "/test_tipc/configs/ch_ppocr_server_v2_0_det/det_r50_vd_db.yml");
+  expect_matches_ort(build(tipc["Architecture"]), "onnx_det_resnet50", small_inputs());
+  std::filesystem::remove_all(test::fresh_dir("onnx_det_resnet50"));  // the ~0.1 GB export, emptied and removed
+  YAML::Node a = YAML::Clone(tipc["Architecture"]);
+  a["Backbone"]["layers"] = 18;
+  a["Neck"]["out_channels"] = 64;
+  expect_matches_ort(build(a), "onnx_det_resnet18", small_inputs());
+}
+
 TEST(DetModelOnnx, RsefpnMatchesOrtWithAndWithoutShortcut) {  // the PP-OCRv3 student: no SE, RSEFPN 96
   YAML::Node a = config_architecture("ch_PP-OCRv3_det_student.yml");
   expect_matches_ort(build(a), "onnx_det_rsefpn");

@@ -1,6 +1,6 @@
 // Parameter counts of the DB detectors, pinned. The values come from an
 // independent count over PaddleOCR's layer definitions (det_mobilenet_v3.py,
-// det_resnet_vd.py, db_fpn.py, det_db_head.py: conv weights and biases,
+// det_resnet_vd.py, det_resnet.py, db_fpn.py, det_db_head.py: conv weights and biases,
 // BatchNorm scale and shift; BN statistics are buffers, not counted). The
 // ResNet_vd backbones agree with the published ImageNet sizes minus the
 // classifier (ResNet50_vd 25.58M - 2.05M FC = 23.53M). Quoted in docs/models.md.
@@ -63,6 +63,17 @@ TEST(DetParamCount, ResNetVd) {
   EXPECT_EQ(c.total, 12364386);
   s.backbone.layers = 50;
   EXPECT_EQ(count(s, "ResNet50_vd DB").backbone, 23527264);
+}
+
+// PaddleOCR's plain ResNet 50 (det_resnet.py; the ch_ppocr_server_v2_0_det
+// TIPC config), counted term by term in det_resnet_test.cpp; same DBFPN and
+// head as ResNet50_vd's.
+TEST(DetParamCount, ResNet) {
+  const auto c = count(arch("ResNet", "DBFPN", 256), "ch_ppocr_server_v2_0_det (ResNet 50)");
+  EXPECT_EQ(c.backbone, 23508032);
+  EXPECT_EQ(c.neck, 1572864);
+  EXPECT_EQ(c.head, 328834);
+  EXPECT_EQ(c.total, 25409730);
 }
 
 TEST(DetParamCount, SmallScale035) {  // the scale where float arithmetic used to lose channels

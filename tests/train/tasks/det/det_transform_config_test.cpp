@@ -5,6 +5,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/train/tasks/det/det_data_config.h"
 #include "ocrforge/train/tasks/det/det_transform_config.h"
+#include "ocrforge/train/tasks/det/det_transforms.h"
 #include "test_support.h"
 
 using namespace ocrforge;
@@ -164,6 +165,42 @@ TEST(DetTransformConfig, RejectsTransformsOfTheOtherPipelineAndMissingOnes) {
   EXPECT_NE(msg.find("DecodeImage must come before DetLabelEncode"), std::string::npos) << msg;
 }
 
+// PaddleOCR's Resize (the DB ResNet50 TIPC config lists it with no
+// parameters: 640 x 640): size is [height, width]; training only, after the
+// crop and before the maps.
+TEST(DetTransformConfig, ResizeStretchesTheImageAndItsPolygons) {
+  const std::string w = "Train.dataset.transforms";
+  DetTransformSpec t = det_transform_spec_from_yaml(transforms_with("EastRandomCropData", "{Resize: }"), w, true);
+  EXPECT_TRUE(t.use_resize);
+  EXPECT_FALSE(t.use_crop);
+  EXPECT_EQ(t.resize_size, cv::Size(640, 640));
+  t = det_transform_spec_from_yaml(transforms_with("EastRandomCropData", "{Resize: {size: [320, 480]}}"), w, true);
+  EXPECT_EQ(t.resize_size, cv::Size(480, 320));
+  EXPECT_NE(usage_error([&] {
+              det_transform_spec_from_yaml(transforms_with("EastRandomCropData", "{Resize: {size: [320]}}"), w, true);
+            }).find(w + ".Resize.size"),
+            std::string::npos);
+  // After the maps is too late.
+  YAML::Node late = transforms_with("EastRandomCropData", "{MakeBorderMap: {shrink_ratio: 0.4}}");
+  late[4] = YAML::Load("{Resize: }");
+  EXPECT_NE(usage_error([&] { det_transform_spec_from_yaml(late, w, true); }).find("Resize must come before"),
+            std::string::npos);
+  YAML::Node eval = section(kEval)["dataset"]["transforms"];
+  eval[2] = YAML::Load("{Resize: }");
+  EXPECT_NE(usage_error([&] { det_transform_spec_from_yaml(eval, "Eval.dataset.transforms", false); })
+                .find("belongs to training"),
+            std::string::npos);
+
+  cv::Mat img(100, 200, CV_8UC3, cv::Scalar(1, 2, 3));
+  std::vector<DetPolygon> polys{{{10, 20}, {190, 20}, {190, 80}, {10, 80}}};
+  det_resize_with_polygons(cv::Size(400, 50), &img, &polys);
+  EXPECT_EQ(img.size(), cv::Size(400, 50));
+  EXPECT_EQ(img.at<cv::Vec3b>(25, 200), cv::Vec3b(1, 2, 3));
+  EXPECT_FLOAT_EQ(polys[0][1].x, 380.f);
+  EXPECT_FLOAT_EQ(polys[0][1].y, 10.f);
+  EXPECT_FLOAT_EQ(polys[0][3].y, 40.f);
+}
+
 TEST(DetDataConfig, BuildsDatasetAndLoaderFromASection) {
   const DetDataSpec train = det_data_from_yaml(section(kTrain), "Train", 1024, true);
   ASSERT_TRUE(train.dataset);
@@ -250,4 +287,31 @@ TEST(DetTransformConfig, TotalEpochRaisesTheShrinkRatioAsPaddleOcrsSeededDataSet
   const std::string e = usage_error([&] { det_transform_spec_from_yaml(short_run, "Train.dataset.transforms", true, 1024.0); });
   EXPECT_NE(e.find("Train.dataset.transforms.MakeBorderMap.total_epoch"), std::string::npos) << e;
   EXPECT_NE(e.find("not below 1"), std::string::npos) << e;
+  EXPECT_NE(e.find("PaddleOCR fails on this config too"), std::string::npos) << e;
+}
+
+// PP-OCRv4's seal detection configs evaluate with `DetResizeForTest:
+// {resize_long: 736}` (PaddleOCR's resize_type 2): the longer side to 736,
+// each side then rounded up to a multiple of 128.
+TEST(DetTransformConfig, ResizeLongIsPaddleOcrsResizeType2) {
+  auto eval_list = [](const std::string& resize) {
+    YAML::Node list = YAML::Load("[{DecodeImage: }, {DetLabelEncode: }, {DetResizeForTest: }, {NormalizeImage: }, "
+                                 "{ToCHWImage: }]");
+    list[2] = YAML::Load(resize);
+    return list;
+  };
+  const DetTransformSpec t =
+      det_transform_spec_from_yaml(eval_list("{DetResizeForTest: {resize_long: 736}}"), "Eval.dataset.transforms", false);
+  EXPECT_EQ(t.eval_resize_long, 736);
+  // 1280 x 720: ratio 0.575, 736 x 414 -> 768 x 512.
+  EXPECT_EQ(det_eval_target_size({1280, 720}, t), cv::Size(768, 512));
+  // Portrait 300 x 1000: ratio 0.736, int(220.8) = 220 -> 256, 736 -> 768.
+  EXPECT_EQ(det_eval_target_size({300, 1000}, t), cv::Size(256, 768));
+  // Square: the width's ratio; 256 x 256 -> 736 -> 768 both.
+  EXPECT_EQ(det_eval_target_size({256, 256}, t), cv::Size(768, 768));
+  const std::string msg = usage_error([&] {
+    det_transform_spec_from_yaml(eval_list("{DetResizeForTest: {resize_long: 736, limit_side_len: 960}}"),
+                                 "Eval.dataset.transforms", false);
+  });
+  EXPECT_NE(msg.find("DetResizeForTest.resize_long"), std::string::npos) << msg;
 }

@@ -146,7 +146,7 @@ Head: {name: CTCHead, fc_decay: 0.00001}
 TEST(RecArchFromYaml, UnknownNamesListTheKnownOnes) {
   EXPECT_EQ(error_of("{Backbone: {name: X}, Neck: {name: SequenceEncoder, encoder_type: rnn}, Head: {name: CTCHead}}"),
             "Architecture.Backbone.name: unknown backbone 'X' (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3, PPHGNet_small, "
-            "PPHGNetV2_B4, SVTRNet)");
+            "PPHGNetV2_B4, SVTRNet, ResNet)");
   EXPECT_EQ(error_of("{Backbone: {name: MobileNetV3}, Neck: {name: SequenceEncoder, encoder_type: gru}, "
                      "Head: {name: CTCHead}}"),
             "Architecture.Neck.encoder_type: unknown encoder 'gru' (known: reshape, fc, rnn, svtr)");

@@ -284,9 +284,10 @@ TEST(RecDataConfig, ConfigMistakesNameTheKey) {
   EXPECT_NE(msg(train_section("", "  batch_size: 2\n")).find("Train.loader.batch_size'"), std::string::npos);
   EXPECT_NE(msg(train_section("", "  batch_size_per_card: zero\n")).find("Train.loader.batch_size_per_card"),
             std::string::npos);
-  std::string lmdb = train_section();
-  lmdb.replace(lmdb.find("SimpleDataSet"), 13, "LMDBDataSet");
-  EXPECT_NE(msg(lmdb).find("SimpleDataSet"), std::string::npos);
+  std::string other = train_section();
+  other.replace(other.find("SimpleDataSet"), 13, "PGDataSet");
+  EXPECT_NE(msg(other).find("'PGDataSet' is not supported yet for recognition"), std::string::npos) << msg(other);
+  EXPECT_NE(msg(other).find("LMDBDataSet"), std::string::npos);  // the names it reads
   std::string missing = train_section();
   missing.replace(missing.find(test::rec_toy_labels()), test::rec_toy_labels().size(), "/nonexistent/l.txt");
   const std::string m = msg(missing);

@@ -183,6 +183,52 @@ TEST(RecModelOnnx, SvtrNetOtherVariantsMatchOrt) {
   std::printf("SVTRNet variants: max |LibTorch - ORT| = %.3g, probabilities spread %.3g\n", d, peak);
 }
 
+// BN running statistics taken from `batch` (momentum 1), as a trained
+// network's come from its data: build()'s random statistics let the 16
+// residual blocks of a ResNet grow the activations to thousands, where the
+// softmax saturates and a parity figure says little. With these the
+// probabilities are peaked without sharpened() (whose 30x head would hold
+// float32 rounding of the logits, ~4e-5 from float64 here, to 1e-4 x 30).
+RecModel with_batch_statistics(RecModel m, const torch::Tensor& batch) {
+  torch::NoGradGuard no_grad;
+  for (auto& mod : m->modules(/*include_self=*/false))
+    if (auto* bn = mod->as<torch::nn::BatchNorm2dImpl>()) bn->options.momentum(1.0);
+  m->train();
+  m->forward(batch);
+  for (auto& mod : m->modules(/*include_self=*/false))
+    if (auto* bn = mod->as<torch::nn::BatchNorm2dImpl>()) bn->running_var.clamp_min_(0.05);
+  m->eval();
+  return m;
+}
+
+// PaddleOCR's recognition ResNet (rec_resnet_vd.py): Rosetta on ResNet 34 as
+// the rec_r34_vd_none_none_ctc TIPC config builds it (reshape neck, 37
+// classes), and ResNet 18 at height 36, where the ceil-mode (2, 1) shortcut
+// pools meet odd heights (9 -> 5 -> 3).
+TEST(RecModelOnnx, ResNetRecMatchesOrt) {
+  const YAML::Node tipc =
+      YAML::LoadFile(test::source_dir() + "/test_tipc/configs/rec_r34_vd_none_none_ctc_v2.0/rec_icdar15_train.yml");
+  torch::manual_seed(7);
+  const RecModel r34 = with_batch_statistics(build(tipc["Architecture"], 37), torch::rand({4, 3, 32, 100}) * 2 - 1);
+  const std::vector<torch::Tensor> in32 = inputs(32, {{2, 100}});
+  const double d34 = worst_difference(r34, 32, in32, "onnx_rec_r34");
+  EXPECT_LE(d34, 1e-4);
+  const double peak = spread(r34, in32.back());
+  EXPECT_GT(peak, 0.3);  // not a flat output
+  std::printf("ResNet34 (Rosetta): max |LibTorch - ORT| = %.3g, probabilities spread %.3g\n", d34, peak);
+  std::filesystem::remove_all(test::fresh_dir("onnx_rec_r34"));  // the ~85 MB export, emptied and removed
+  YAML::Node a = YAML::Clone(tipc["Architecture"]);
+  a["Backbone"]["layers"] = 18;
+  RecModel r18 = with_batch_statistics(build(a, 37), torch::rand({4, 3, 36, 100}) * 2 - 1);
+  const std::vector<torch::Tensor> in36 = inputs(36, {{2, 99}});
+  EXPECT_EQ(r18->predict(in36.back()).size(1), 25);  // 99 wide: 25 steps
+  const double d18 = worst_difference(r18, 36, in36, "onnx_rec_r18_h36");
+  EXPECT_LE(d18, 1e-4);
+  EXPECT_GT(spread(r18, in36.back()), 0.3);
+  std::printf("ResNet18 at height 36: max |LibTorch - ORT| = %.3g, probabilities spread %.3g\n", d18,
+              spread(r18, in36.back()));
+}
+
 TEST(RecModelOnnx, InitializersAreNamedAfterTheModules) {
   const RecModel m = build(config_architecture("en_PP-OCRv3_mobile_rec.yml"), 97);
   const OnnxGraph g = rec_model_to_onnx(*m, 48);

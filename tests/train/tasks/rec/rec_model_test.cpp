@@ -260,7 +260,7 @@ TEST(RecModelInit, PaddleInitialisers) {
 
 TEST(RecModelSpec, ConstructorValidates) {
   auto s = rec_spec(v1_ppocrv3(), neck("svtr"));
-  s.backbone.name = "ResNet";
+  s.backbone.name = "ResNet45";
   EXPECT_THROW(RecModel{s}, UsageError);
   s = rec_spec(v1_ppocrv3(), neck("svtr"));
   s.neck.hidden_dims = 20;  // not divisible by 8 heads

@@ -33,6 +33,30 @@ void read_pphgnet_det_keys(const PPHGNetKeys& k, const std::string& path, DetBac
   b.class_expand = k.class_expand;
 }
 
+// ResNet_vd / ResNet (det_resnet_vd.py / det_resnet.py): layers, and the
+// two keys a DB detector here cannot take: out_indices other than all four
+// stages, and deformable conv stages (dcn_stage True, which only the
+// bottleneck nets build; PaddleOCR ignores dcn_stage for 18 / 34).
+void read_resnet_det_keys(const YAML::Node& n, const std::string& path, DetBackboneSpec& b) {
+  read(n, "layers", path, b.layers);
+  std::vector<int> out_indices{0, 1, 2, 3};
+  read(n, "out_indices", path, out_indices);
+  if (out_indices != std::vector<int>{0, 1, 2, 3})
+    throw UsageError(path + ".out_indices: the DB necks take all four stage outputs; other out_indices are not "
+                            "supported yet (leave it out or write [0, 1, 2, 3])");
+  YAML::Node dcn;
+  read(n, "dcn_stage", path, dcn);
+  if (!dcn || dcn.IsNull()) return;
+  if (!dcn.IsSequence() || dcn.size() != 4)
+    throw UsageError(path + ".dcn_stage: expected a list of four booleans, one per stage");
+  for (size_t i = 0; i < dcn.size(); ++i) {
+    const bool on = config_detail::convert<bool>(dcn[i], path + ".dcn_stage[" + std::to_string(i) + "]");
+    if (on && b.layers >= 50)
+      throw UsageError(path + ".dcn_stage: deformable convolutions (DCNv2, True for stage " + std::to_string(i) +
+                       ") are not supported yet; set every stage to False or leave dcn_stage out");
+  }
+}
+
 DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path) {
   DetBackboneSpec b;
   b.name = required_name(n, path);
@@ -40,10 +64,8 @@ DetBackboneSpec backbone_from_yaml(const YAML::Node& n, const std::string& path)
     read(n, "model_name", path, b.model_name);
     read(n, "scale", path, b.scale);
     read(n, "disable_se", path, b.disable_se);
-  } else if (b.name == "ResNet_vd") {
-    // dcn_stage / out_indices are not supported: the DB necks need all four
-    // plain stages. Leaving them out of the known keys makes that an error.
-    read(n, "layers", path, b.layers);
+  } else if (b.name == "ResNet_vd" || b.name == "ResNet") {
+    read_resnet_det_keys(n, path, b);
   } else if (b.name == "PPLCNetV3") {
     const PPLCNetV3Keys k = read_pplcnet_v3_keys(n, path, /*det_default=*/true);
     b.scale = k.scale;
@@ -88,7 +110,7 @@ DetHeadSpec head_from_yaml(const YAML::Node& n, const std::string& path) {
 
 }  // namespace
 
-std::string det_backbone_names() { return "MobileNetV3, ResNet_vd, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4"; }
+std::string det_backbone_names() { return "MobileNetV3, ResNet_vd, ResNet, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4"; }
 
 DetArchSpec det_arch_from_yaml(const YAML::Node& arch) {
   const std::string path = "Architecture";
@@ -129,6 +151,9 @@ void validate_det_arch(const DetArchSpec& s) {
   } else if (b.name == "ResNet_vd") {
     if (b.layers != 18 && b.layers != 34 && b.layers != 50)
       fail("Backbone.layers", std::to_string(b.layers) + " is not supported (known: 18, 34, 50)");
+  } else if (b.name == "ResNet") {
+    if (b.layers != 18 && b.layers != 34 && b.layers != 50 && b.layers != 101 && b.layers != 152)
+      fail("Backbone.layers", std::to_string(b.layers) + " is not supported (known: 18, 34, 50, 101, 152)");
   } else if (b.name == "PPLCNetV3") {
     if (!b.det)
       fail("Backbone.det", "must be True for a detector (PPLCNetV3's det: False variant is the recognition backbone)");

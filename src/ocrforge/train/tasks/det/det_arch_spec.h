@@ -19,7 +19,7 @@ class Node;
 namespace ocrforge {
 
 struct DetBackboneSpec {
-  std::string name = "MobileNetV3";  // MobileNetV3 | ResNet_vd | PPLCNetV3 | PPHGNet_small | PPHGNetV2_B4
+  std::string name = "MobileNetV3";  // MobileNetV3 | ResNet_vd | ResNet | PPLCNetV3 | PPHGNet_small | PPHGNetV2_B4
   int in_channels = 3;
   // MobileNetV3 (det variant: square strides, 4 stage outputs)
   std::string model_name = "large";  // large | small
@@ -35,8 +35,8 @@ struct DetBackboneSpec {
   // reparam_conv), set by code that loads weights from an inference file
   // (nn/pplcnet_v3.h explains the two forms).
   bool rep_deploy = false;
-  // ResNet_vd
-  int layers = 50;  // 18 | 34 | 50 (PaddleOCR's default is 50)
+  // ResNet_vd / ResNet
+  int layers = 50;  // ResNet_vd: 18 | 34 | 50; ResNet: 18 | 34 | 50 | 101 | 152 (PaddleOCR's default is 50)
   // PPHGNetV2_B4: the ImageNet tail PaddleOCR builds and never runs, kept so
   // a PaddleOCR state dict maps one to one (nn/pphgnet_v2.h; det: no fc).
   bool use_last_conv = true;

@@ -26,8 +26,11 @@ DetDataSpec det_data_from_yaml(const YAML::Node& section, const std::string& sec
   const YAML::Node ds = y::at(section, section_name, "dataset");
   if (!present(ds)) throw UsageError("config key '" + ds_path + "' is missing");
   const std::string name = present(y::at(ds, ds_path, "name")) ? y::string(y::at(ds, ds_path, "name"), ds_path + ".name") : "SimpleDataSet";
-  if (name != "SimpleDataSet")
-    throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported yet for detection; use SimpleDataSet");
+  // TextDetDataset is PaddleX's name, which PaddleOCR's ppocr/data/__init__.py
+  // defines as SimpleDataSet (PP-OCRv4's seal detection configs use it).
+  if (name != "SimpleDataSet" && name != "TextDetDataset")
+    throw UsageError("config key '" + ds_path + ".name': '" + name + "' is not supported yet for detection; use "
+                     "SimpleDataSet (or PaddleX's TextDetDataset, the same)");
 
   const LabelListSpec list = label_list_from_yaml(ds, ds_path, seed);
 

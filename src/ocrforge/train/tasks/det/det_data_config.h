@@ -25,7 +25,8 @@ struct DetDataSpec {
 // and the replacement policy (det_dataset.h). Loader defaults as for
 // recognition: batch_size_per_card 16, num_workers 0, shuffle and drop_last
 // = training. Throws UsageError for config mistakes (unknown keys, dataset
-// names other than SimpleDataSet, bad values) and Error for unreadable
+// names other than SimpleDataSet and its PaddleX alias TextDetDataset, bad
+// values) and Error for unreadable
 // label files or a list with no usable line.
 DetDataSpec det_data_from_yaml(const YAML::Node& section, const std::string& section_name, uint64_t seed,
                                 bool training);

@@ -78,6 +78,7 @@ DetDataset::Outcome DetDataset::try_load(size_t index, uint64_t rng_seed, DetSam
     DataRng rng(rng_seed);
     if (t.use_iaa) iaa_augment(t.iaa, rng, &img, &polys);
     if (t.use_crop) east_random_crop(t.crop, rng, &img, &polys, &ignore);
+    if (t.use_resize) det_resize_with_polygons(t.resize_size, &img, &polys);
     cv::Mat tmap, tmask, smap, smask;
     make_border_map(img.size(), polys, ignore, t.border, &tmap, &tmask);
     make_shrink_map(img.size(), polys, ignore, t.shrink, &smap, &smask, stats);

@@ -15,6 +15,7 @@
 #include "ocrforge/train/tasks/det/det_pphgnet.h"
 #include "ocrforge/train/tasks/det/det_pphgnet_v2.h"
 #include "ocrforge/train/tasks/det/det_pplcnet_v3.h"
+#include "ocrforge/train/tasks/det/det_resnet.h"
 #include "ocrforge/train/tasks/det/det_resnet_vd.h"
 #include "ocrforge/train/tasks/det/det_rse_fpn.h"
 
@@ -48,19 +49,11 @@ std::vector<std::string> det_mobilenet_v3(OnnxEmitter& e, const std::string& x, 
   return outs;
 }
 
-std::string resnet_conv_bn(OnnxEmitter& e, std::string x, const ResNetConvBNImpl& m, const std::string& path) {
-  // The vd shortcut's 2x2 average pool: ceil mode, each window averaged over
-  // the cells inside the map (LibTorch's divisor with no padding).
-  if (m.vd_pool())
-    x = e.node("AveragePool", {x},
-               {{"kernel_shape", onnx_ints({2, 2})},
-                {"strides", onnx_ints({2, 2})},
-                {"pads", onnx_ints({0, 0, 0, 0})},
-                {"ceil_mode", onnx_int(1)},
-                {"count_include_pad", onnx_int(0)}},
-               path + ".pool");
-  x = conv_bn(e, x, m, "_conv", "_batch_norm", path);
-  return m.relu() ? e.node("Relu", {x}, {}, path) : x;
+// The ResNet stem's 3x3 max pool, stride 2, padding 1.
+std::string resnet_stem_pool(OnnxEmitter& e, const std::string& x, const std::string& path) {
+  return e.node("MaxPool", {x},
+                {{"kernel_shape", onnx_ints({3, 3})}, {"strides", onnx_ints({2, 2})}, {"pads", onnx_ints({1, 1, 1, 1})}},
+                path + ".pool");
 }
 
 std::vector<std::string> det_resnet_vd(OnnxEmitter& e, const std::string& x, const DetResNetVdImpl& m,
@@ -68,23 +61,30 @@ std::vector<std::string> det_resnet_vd(OnnxEmitter& e, const std::string& x, con
   std::string y = x;
   for (const char* stem : {"conv1_1", "conv1_2", "conv1_3"})
     y = resnet_conv_bn(e, y, child<ResNetConvBNImpl>(m, stem, path), path + "." + stem);
-  y = e.node("MaxPool", {y},
-             {{"kernel_shape", onnx_ints({3, 3})}, {"strides", onnx_ints({2, 2})}, {"pads", onnx_ints({1, 1, 1, 1})}},
-             path + ".pool");
+  y = resnet_stem_pool(e, y, path);
   std::vector<std::string> outs;
   for (int s = 0; find_child(m, "bb_" + std::to_string(s) + "_0"); ++s) {
     for (int i = 0;; ++i) {
       const std::string name = "bb_" + std::to_string(s) + "_" + std::to_string(i);
       if (!find_child(m, name)) break;
-      const auto& block = child<ResNetBlockImpl>(m, name, path);
-      const std::string bp = path + "." + name;
-      const auto conv = [&](const std::string& in, const char* c) {
-        return resnet_conv_bn(e, in, child<ResNetConvBNImpl>(block, c, bp), bp + "." + c);
-      };
-      std::string r = conv(conv(y, "conv0"), "conv1");
-      if (find_child(block, "conv2")) r = conv(r, "conv2");
-      const std::string shortcut = find_child(block, "short") ? conv(y, "short") : y;
-      y = e.node("Relu", {e.node("Add", {r, shortcut})}, {}, bp);
+      y = resnet_block(e, y, child<ResNetBlockImpl>(m, name, path), path + "." + name);
+    }
+    outs.push_back(y);
+  }
+  return outs;
+}
+
+// Plain ResNet (det_resnet.py): 7x7 stem conv, max pool, blocks res2a, ...
+std::vector<std::string> det_resnet(OnnxEmitter& e, const std::string& x, const DetResNetImpl& m, int layers,
+                                    const std::string& path) {
+  std::string y = resnet_stem_pool(e, resnet_conv_bn(e, x, child<ResNetConvBNImpl>(m, "conv", path), path + ".conv"),
+                                   path);
+  std::vector<std::string> outs;
+  for (int s = 0; find_child(m, DetResNetImpl::block_name(layers, s, 0)); ++s) {
+    for (int i = 0;; ++i) {
+      const std::string name = DetResNetImpl::block_name(layers, s, i);
+      if (!find_child(m, name)) break;
+      y = resnet_block(e, y, child<ResNetBlockImpl>(m, name, path), path + "." + name);
     }
     outs.push_back(y);
   }
@@ -241,6 +241,8 @@ OnnxGraph det_model_to_onnx(const DetModelImpl& model) {
     levels = det_mobilenet_v3(e, x, *mv3, "backbone");
   } else if (const auto* resnet = backbone.as<DetResNetVdImpl>()) {
     levels = det_resnet_vd(e, x, *resnet, "backbone");
+  } else if (const auto* plain = backbone.as<DetResNetImpl>()) {
+    levels = det_resnet(e, x, *plain, model.spec().backbone.layers, "backbone");
   } else if (const auto* lcnet = backbone.as<DetPPLCNetV3Impl>()) {
     levels = pplcnet_v3_features(e, x, lcnet->layers(), "backbone");
   } else if (const auto* hgnet = backbone.as<DetPPHGNetImpl>()) {

@@ -1,5 +1,5 @@
 // The DB detection networks the trainer builds (det_model.h: MobileNetV3,
-// ResNet_vd, PPLCNetV3, PPHGNet_small or PPHGNetV2_B4 backbone, DBFPN, RSEFPN
+// ResNet_vd, ResNet, PPLCNetV3, PPHGNet_small or PPHGNetV2_B4 backbone, DBFPN, RSEFPN
 // or LKPAN (with or without IntraCL) neck, DBHead or PFHeadLocal) as an ONNX
 // graph, in their inference form: batch norm folded into the (transposed)
 // convolutions, and only the head's shrink-map branch (with PFHeadLocal's

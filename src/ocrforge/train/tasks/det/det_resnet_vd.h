@@ -9,35 +9,10 @@
 // Sub-layer names as PaddleOCR: conv1_1 | conv1_2 | conv1_3 ._conv / ._batch_norm,
 // bb_<stage>_<block>.conv0 | conv1 (| conv2) | short ._conv / ._batch_norm.
 #pragma once
+#include "ocrforge/train/nn/resnet_blocks.h"
 #include "ocrforge/train/tasks/det/det_backbone.h"
 
 namespace ocrforge {
-
-// [avg pool 2x2 s2 (vd)] -> conv (no bias, "same" padding) -> BatchNorm [-> ReLU].
-class ResNetConvBNImpl : public torch::nn::Module {
- public:
-  ResNetConvBNImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, bool relu, bool vd_pool = false);
-  torch::Tensor forward(torch::Tensor x);
-  bool relu() const { return relu_; }
-  bool vd_pool() const { return vd_pool_; }
-
- private:
-  torch::nn::Conv2d conv_{nullptr};
-  torch::nn::BatchNorm2d bn_{nullptr};
-  bool relu_ = false, vd_pool_ = false;
-};
-TORCH_MODULE(ResNetConvBN);
-
-// BasicBlock (two 3x3) or BottleneckBlock (1x1 -> 3x3 -> 1x1 to 4x), + shortcut, ReLU.
-class ResNetBlockImpl : public torch::nn::Module {
- public:
-  ResNetBlockImpl(int64_t in, int64_t filters, int64_t stride, bool shortcut, bool if_first, bool bottleneck);
-  torch::Tensor forward(torch::Tensor x);
-
- private:
-  ResNetConvBN conv0_{nullptr}, conv1_{nullptr}, conv2_{nullptr}, short_{nullptr};
-};
-TORCH_MODULE(ResNetBlock);
 
 class DetResNetVdImpl : public DetBackboneImpl {
  public:

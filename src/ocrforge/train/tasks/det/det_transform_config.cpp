@@ -130,6 +130,16 @@ void parse_crop(const YAML::Node& p, const std::string& path, DetCropParams* c) 
   }
 }
 
+// PaddleOCR's Resize(size=(640, 640)): size is [height, width].
+void parse_resize(const YAML::Node& p, const std::string& path, cv::Size* size) {
+  if (!has(p, path, "size")) return;
+  const YAML::Node s = p["size"];
+  if (!s.IsSequence() || s.size() != 2) throw bad(path + ".size", "expected [height, width], e.g. [640, 640]");
+  const long h = y::integer(s[0], path + ".size"), w = y::integer(s[1], path + ".size");
+  if (h < 1 || w < 1 || h > 16384 || w > 16384) throw bad(path + ".size", "height and width must be in 1 ... 16384");
+  *size = cv::Size(static_cast<int>(w), static_cast<int>(h));
+}
+
 double shrink_ratio(const YAML::Node& n, const std::string& path) {
   const double r = y::number(n, path);
   if (!(r > 0.0 && r < 1.0)) throw bad(path, "must lie strictly between 0 and 1");
@@ -149,10 +159,16 @@ double scheduled_shrink_ratio(const YAML::Node& p, const std::string& path, doub
     throw UsageError("config key '" + path + ".total_epoch' with a Train.dataset.ratio_list entry below 1: PaddleOCR "
                      "then raises shrink_ratio every epoch, which is not supported yet; remove total_epoch or the ratio");
   const double r = ratio + 0.2 * *paddle_epoch / total;
+  // From 1 on, PaddleOCR's MakeShrinkMap has no ratio below 1 to try
+  // (np.arange(r, 1, r) is empty) and masks out every text region, and
+  // MakeBorderMap's offset area * (1 - r^2) / perimeter turns negative.
   if (r >= 1.0)
-    throw UsageError("config key '" + path + ".total_epoch': PaddleOCR's shrink_ratio + 0.2 * Global.seed / total_epoch = " +
-                     std::to_string(r) + " is not below 1, which leaves no text region to learn; remove total_epoch "
-                     "or raise it above " + std::to_string(0.2 * *paddle_epoch / (1.0 - ratio)));
+    throw UsageError("config key '" + path + ".total_epoch': PaddleOCR fails on this config too: its shrink_ratio + "
+                     "0.2 * epoch / total_epoch, where epoch is the seed its Train data is built with (Global.seed, "
+                     "1024 when absent), is " + std::to_string(r) + ", not below 1, so its MakeShrinkMap masks out "
+                     "every text region and MakeBorderMap grows no border: nothing is learnt. Remove total_epoch, "
+                     "set Global.seed lower, or raise total_epoch above " +
+                     std::to_string(0.2 * *paddle_epoch / (1.0 - ratio)));
   return r;
 }
 
@@ -174,8 +190,6 @@ void parse_shrink(const YAML::Node& p, const std::string& path, DetShrinkMapPara
 }
 
 void parse_resize_for_test(const YAML::Node& p, const std::string& path, DetTransformSpec* spec) {
-  if (has(p, path, "resize_long"))
-    throw bad(path + ".resize_long", "not supported; use limit_side_len and limit_type, or image_shape");
   DetResizeParams* r = &spec->eval_resize;
   // PaddleOCR: without parameters limit_side_len 736, limit_type min; limit_type defaults to min.
   *r = DetResizeParams{736, DetLimitType::Min, r->max_side_limit};
@@ -185,11 +199,20 @@ void parse_resize_for_test(const YAML::Node& p, const std::string& path, DetTran
       throw bad(path + ".image_shape", "expected [height, width], each at least 32");
     spec->eval_fixed_size = cv::Size(shape[1], shape[0]);
     if (has(p, path, "keep_ratio")) spec->eval_keep_ratio = y::boolean(p["keep_ratio"], path + ".keep_ratio");
-    if (has(p, path, "limit_side_len") || has(p, path, "limit_type"))
-      throw bad(path + ".image_shape", "cannot be combined with limit_side_len / limit_type (PaddleOCR uses image_shape)");
+    if (has(p, path, "limit_side_len") || has(p, path, "limit_type") || has(p, path, "resize_long"))
+      throw bad(path + ".image_shape", "cannot be combined with limit_side_len / limit_type / resize_long (PaddleOCR "
+                                       "uses image_shape)");
     return;
   }
   if (has(p, path, "keep_ratio")) throw bad(path + ".keep_ratio", "only applies with image_shape");
+  if (has(p, path, "resize_long")) {  // PaddleOCR's resize_type 2 (the seal detection configs)
+    spec->eval_resize_long = y::integer(p["resize_long"], path + ".resize_long");
+    if (spec->eval_resize_long < 1) throw bad(path + ".resize_long", "must be positive");
+    if (has(p, path, "limit_side_len") || has(p, path, "limit_type"))
+      throw bad(path + ".resize_long", "cannot be combined with limit_side_len / limit_type (PaddleOCR uses "
+                                       "limit_side_len then)");
+    return;
+  }
   if (has(p, path, "limit_side_len")) {
     r->limit_side_len = y::integer(p["limit_side_len"], path + ".limit_side_len");
     if (r->limit_side_len < 1) throw bad(path + ".limit_side_len", "must be positive");
@@ -243,8 +266,8 @@ bool one_of(const std::string& name, std::initializer_list<const char*> names) {
 
 const std::vector<std::string>& known_det_transforms() {
   static const std::vector<std::string> names = {
-      "DecodeImage",   "DetLabelEncode", "CopyPaste",      "IaaAugment",         "EastRandomCropData", "MakeBorderMap",
-      "MakeShrinkMap", "DetResizeForTest", "NormalizeImage", "ToCHWImage",         "KeepKeys"};
+      "DecodeImage",   "DetLabelEncode",   "CopyPaste",      "IaaAugment", "EastRandomCropData", "Resize",
+      "MakeBorderMap", "MakeShrinkMap", "DetResizeForTest", "NormalizeImage", "ToCHWImage",         "KeepKeys"};
   return names;
 }
 
@@ -263,7 +286,7 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
     const std::string& path = entry.path;
     if (training && name == "DetResizeForTest")
       throw UsageError("'" + path + "' belongs to evaluation; training crops with EastRandomCropData");
-    if (!training && one_of(name, {"CopyPaste", "IaaAugment", "EastRandomCropData", "MakeBorderMap", "MakeShrinkMap"}))
+    if (!training && one_of(name, {"CopyPaste", "IaaAugment", "EastRandomCropData", "Resize", "MakeBorderMap", "MakeShrinkMap"}))
       throw UsageError("'" + path + "' belongs to training; an evaluation section uses DetResizeForTest");
     if (params && !params.IsNull() && !params.IsMap())
       throw UsageError("config key '" + path + "': expected a map of parameters");
@@ -272,6 +295,7 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
     else if (name == "CopyPaste") { parse_copy_paste(params, path, &spec.copy_paste); spec.use_copy_paste = true; }
     else if (name == "IaaAugment") { parse_iaa(params, path, &spec); spec.use_iaa = true; }
     else if (name == "EastRandomCropData") { parse_crop(params, path, &spec.crop); spec.use_crop = true; }
+    else if (name == "Resize") { parse_resize(params, path, &spec.resize_size); spec.use_resize = true; }
     else if (name == "MakeBorderMap") parse_border(params, path, &spec.border, paddle_epoch);
     else if (name == "MakeShrinkMap") parse_shrink(params, path, &spec.shrink, paddle_epoch);
     else if (name == "DetResizeForTest") parse_resize_for_test(params, path, &spec);
@@ -285,7 +309,7 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
     if (!position.count(r)) throw UsageError("'" + where + "' needs a " + r + " transform");
   // Fixed order: each listed transform must come after those before it here.
   const std::vector<std::string> order = {"DecodeImage", "DetLabelEncode", "CopyPaste", "IaaAugment", "EastRandomCropData",
-                                          "MakeBorderMap", "DetResizeForTest", "NormalizeImage", "ToCHWImage"};
+                                          "Resize", "MakeBorderMap", "DetResizeForTest", "NormalizeImage", "ToCHWImage"};
   const std::string* last = nullptr;
   for (const auto& name : order) {
     if (!position.count(name)) continue;
@@ -295,7 +319,7 @@ DetTransformSpec det_transform_spec_from_yaml(const YAML::Node& transforms, cons
   }
   // The two map makers are independent of each other; both follow the crop and precede normalisation.
   if (position.count("MakeShrinkMap")) {
-    for (const char* before : {"DetLabelEncode", "IaaAugment", "EastRandomCropData"})
+    for (const char* before : {"DetLabelEncode", "IaaAugment", "EastRandomCropData", "Resize"})
       if (position.count(before) && position[before] > position["MakeShrinkMap"])
         throw UsageError("in '" + where + "', " + before + " must come before MakeShrinkMap");
     if (position["MakeShrinkMap"] > position["NormalizeImage"])

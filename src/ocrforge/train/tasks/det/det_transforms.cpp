@@ -1,5 +1,7 @@
-// NormalizeImage + ToCHWImage (det_transforms.h).
+// Resize, NormalizeImage + ToCHWImage (det_transforms.h).
 #include "ocrforge/train/tasks/det/det_transforms.h"
+
+#include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +30,23 @@ std::vector<float> det_normalize_to_chw(const cv::Mat& bgr, const DetNormalizePa
   return chw;
 }
 
+void det_resize_with_polygons(cv::Size size, cv::Mat* img, std::vector<DetPolygon>* polys) {
+  const double rx = static_cast<double>(size.width) / img->cols, ry = static_cast<double>(size.height) / img->rows;
+  cv::Mat resized;
+  cv::resize(*img, resized, size, 0, 0, cv::INTER_LINEAR);
+  *img = resized;
+  for (DetPolygon& poly : *polys)
+    for (cv::Point2f& pt : poly) pt = cv::Point2f(static_cast<float>(pt.x * rx), static_cast<float>(pt.y * ry));
+}
+
 cv::Size det_eval_target_size(cv::Size src, const DetTransformSpec& spec) {
+  if (spec.eval_fixed_size.area() <= 0 && spec.eval_resize_long > 0 && src.area() > 0) {
+    const double ratio = static_cast<double>(spec.eval_resize_long) / (src.height > src.width ? src.height : src.width);
+    // int() then (x + 127) // 128 * 128, as PaddleOCR's resize_image_type2;
+    // a side that truncates to 0 (PaddleOCR's cv2.resize would fail) gets 128.
+    const auto up128 = [](double side) { return std::max(128, (static_cast<int>(side) + 127) / 128 * 128); };
+    return {up128(src.width * ratio), up128(src.height * ratio)};
+  }
   if (spec.eval_fixed_size.area() <= 0) return det_target_size(src, spec.eval_resize);
   const int h = spec.eval_fixed_size.height;
   int w = spec.eval_fixed_size.width;

@@ -17,6 +17,7 @@
 #include "ocrforge/train/tasks/det/det_augment.h"
 #include "ocrforge/train/tasks/det/det_copy_paste.h"
 #include "ocrforge/train/tasks/det/det_maps.h"
+#include "ocrforge/train/tasks/det/det_polygon.h"
 #include "ocrforge/vision/det_resize.h"
 
 namespace ocrforge {
@@ -38,6 +39,12 @@ struct DetTransformSpec {
   std::vector<DetIaaStep> iaa = default_iaa_steps();
   bool use_crop = false;  // EastRandomCropData listed
   DetCropParams crop;
+  // Resize listed (PaddleOCR's operators.py Resize, e.g. the DB ResNet50
+  // TIPC config): the image stretched to `resize_size` (size: [h, w],
+  // default [640, 640]; bilinear) and the polygons scaled with it, after
+  // the crop and before the maps.
+  bool use_resize = false;
+  cv::Size resize_size{640, 640};  // width x height
   DetBorderMapParams border;  // MakeBorderMap (required for training)
   DetShrinkMapParams shrink;  // MakeShrinkMap (required for training)
   // Evaluation only: DetResizeForTest (required for evaluation), the
@@ -49,13 +56,23 @@ struct DetTransformSpec {
   // ratio rounded up to a multiple of 32. Empty (0 x 0): eval_resize's limit rule.
   cv::Size eval_fixed_size{0, 0};
   bool eval_keep_ratio = false;
+  // DetResizeForTest resize_long (PaddleOCR's resize_type 2, the seal
+  // detection configs' 736): the longer side scaled to it (the width when
+  // square), each side truncated and then rounded up to a multiple of 128.
+  // 0: not used.
+  int eval_resize_long = 0;
   DetNormalizeParams normalize;
   std::vector<std::string> keep_keys;  // as listed (informational: DetSample carries every key)
 };
 
 // The network input size of an evaluation image of size `src` under `spec`
-// (image_shape when set, else the inference limit rule).
+// (image_shape when set, else resize_long when set, else the inference limit
+// rule).
 cv::Size det_eval_target_size(cv::Size src, const DetTransformSpec& spec);
+
+// PaddleOCR's Resize: `img` stretched to `size` (bilinear), every polygon
+// point scaled by the same factors per axis.
+void det_resize_with_polygons(cv::Size size, cv::Mat* img, std::vector<DetPolygon>* polys);
 
 // NormalizeImage (order hwc) + ToCHWImage: 8-bit 3-channel image ->
 // 3 x H x W floats, (x * scale - mean[c]) / std[c] in float32 as NumPy does.

@@ -72,7 +72,7 @@ std::shared_ptr<DistillMember> DetDistillTask::build_member(const DistillMemberS
     m->arch = under_member(spec, [&] { return det_arch_from_yaml(spec.arch); });
     m->native = under_member(spec, [&] { return DetModel(m->arch); });
     *what = "DB (" + m->arch.backbone.name +
-            (m->arch.backbone.name == "ResNet_vd" ? std::to_string(m->arch.backbone.layers) : std::string()) + " + " +
+            (m->arch.backbone.name == "ResNet_vd" || m->arch.backbone.name == "ResNet" ? std::to_string(m->arch.backbone.layers) : std::string()) + " + " +
             m->arch.neck.name + " " + std::to_string(m->arch.neck.out_channels) + ")";
   }
   return m;

@@ -68,6 +68,10 @@ BackboneSpec rec_backbone_from_yaml(const YAML::Node& n, const std::string& path
     b.svtr = read_svtrnet_keys(n, path);
     read(n, "in_channels", path, b.in_channels);
     return b;
+  } else if (b.name == "ResNet") {
+    read(n, "layers", path, b.layers);
+    read(n, "in_channels", path, b.in_channels);
+    return b;
   }  // unknown names are reported by validate_rec_arch with the known list
   read(n, "scale", path, b.scale);
   read(n, "in_channels", path, b.in_channels);

@@ -48,6 +48,9 @@ struct BackboneSpec {
   int class_num = 1000;
   // SVTRNet (svtrnet_spec.h)
   SvtrNetSpec svtr;
+  // ResNet (rec_resnet_vd.py): 18 | 34. PaddleOCR's default, 50, builds
+  // bottleneck blocks that PaddleOCR itself cannot run (rec_resnet.h).
+  int layers = 50;
 };
 
 struct NeckSpec {
@@ -109,7 +112,7 @@ struct RecArchSpec {
 // branch, a SARHead entry becomes `sar`, an NRTRHead entry `nrtr` (with
 // MultiHead's use_pos; use_pool sets head_pool). Unknown names or keys throw UsageError naming the key path and the
 // known values, e.g. "Architecture.Backbone.name: unknown backbone 'X'
-// (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4, SVTRNet)".
+// (known: MobileNetV1Enhance, MobileNetV3, PPLCNetV3, PPHGNet_small, PPHGNetV2_B4, SVTRNet, ResNet)".
 RecArchSpec rec_arch_from_yaml(const YAML::Node& architecture, int num_classes);
 
 // Leaves the NRTR branch out (a run that lists no NRTRLoss, a distillation

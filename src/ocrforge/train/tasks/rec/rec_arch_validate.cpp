@@ -11,7 +11,7 @@ namespace ocrforge {
 using arch_yaml::join;
 
 std::vector<std::string> rec_backbone_names() {
-  return {"MobileNetV1Enhance", "MobileNetV3", "PPLCNetV3", "PPHGNet_small", "PPHGNetV2_B4", "SVTRNet"};
+  return {"MobileNetV1Enhance", "MobileNetV3", "PPLCNetV3", "PPHGNet_small", "PPHGNetV2_B4", "SVTRNet", "ResNet"};
 }
 
 namespace {
@@ -84,6 +84,12 @@ void validate_rec_backbone(const BackboneSpec& b, const std::string& path) {
     if (b.large_stride.size() != 4) fail("large_stride", "needs 4 values");
   } else if (b.name == "SVTRNet") {
     validate_svtrnet(b.svtr, path);
+  } else if (b.name == "ResNet") {
+    if (b.layers == 50 || b.layers == 101 || b.layers == 152 || b.layers == 200)
+      fail("layers", std::to_string(b.layers) + " builds bottleneck blocks whose last stage gives 2048 channels, "
+                     "but PaddleOCR's recognition ResNet (rec_resnet_vd.py) tells the neck and head 512, so "
+                     "PaddleOCR fails on this config too at the first batch; use 18 or 34");
+    if (b.layers != 18 && b.layers != 34) fail("layers", std::to_string(b.layers) + " is not supported (known: 18, 34)");
   }
 }
 

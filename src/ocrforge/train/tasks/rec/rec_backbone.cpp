@@ -6,6 +6,7 @@
 #include "ocrforge/train/tasks/rec/rec_pphgnet.h"
 #include "ocrforge/train/tasks/rec/rec_pphgnet_v2.h"
 #include "ocrforge/train/tasks/rec/rec_pplcnet_v3.h"
+#include "ocrforge/train/tasks/rec/rec_resnet.h"
 #include "ocrforge/train/tasks/rec/svtrnet.h"
 #include "ocrforge/train/nn/arch_yaml.h"
 
@@ -18,6 +19,7 @@ std::shared_ptr<RecBackboneImpl> make_rec_backbone(const BackboneSpec& spec) {
   if (spec.name == "PPHGNet_small") return std::make_shared<RecPPHGNetImpl>(spec);
   if (spec.name == "PPHGNetV2_B4") return std::make_shared<RecPPHGNetV2Impl>(spec);
   if (spec.name == "SVTRNet") return std::make_shared<SvtrNetImpl>(spec);
+  if (spec.name == "ResNet") return std::make_shared<RecResNetImpl>(spec);
   throw UsageError("Architecture.Backbone.name: unknown backbone '" + spec.name +
                    "' (known: " + arch_yaml::join(rec_backbone_names()) + ")");
 }

@@ -12,11 +12,17 @@ namespace ocrforge {
 const char* const RecDataset::kSarTooLongReason =
     "texts too long for MultiLabelEncode's SAR / NRTR label (max_text_length - 2 characters at most; replaced)";
 
-RecDataset::RecDataset(std::vector<RecLabel> samples, RecTransformSpec transforms, bool random_replacement)
-    : samples_(std::move(samples)), transforms_(std::move(transforms)), random_replacement_(random_replacement) {
-  if (samples_.empty()) throw Error("the recognition data set holds no samples");
+const char* const RecDataset::kNoLabelReason = "samples without a readable label (LMDB records; replaced)";
+
+RecDataset::RecDataset(std::shared_ptr<const RecSampleSource> source, RecTransformSpec transforms,
+                       bool random_replacement)
+    : source_(std::move(source)), transforms_(std::move(transforms)), random_replacement_(random_replacement) {
+  if (!source_ || source_->size() == 0) throw Error("the recognition data set holds no samples");
   if (transforms_.max_text_length <= 0) throw Error("max_text_length must be positive");
 }
+
+RecDataset::RecDataset(std::vector<RecLabel> samples, RecTransformSpec transforms, bool random_replacement)
+    : RecDataset(std::make_shared<RecLabelSource>(std::move(samples)), std::move(transforms), random_replacement) {}
 
 RecDataset::RecDataset(const RecLabelListSpec& list, RecTransformSpec transforms, bool random_replacement)
     : RecDataset(read_rec_label_list(list), std::move(transforms), random_replacement) {}
@@ -38,9 +44,9 @@ int RecDataset::con_aug(RecConAugPart* part, uint64_t rng_seed) const {
   // training sample). After kMaxAttempts failed draws the step ends.
   const auto next_ext = [&](RecConAugPart* ext) {
     for (int tries = 0; tries < kMaxAttempts; ++tries) {
-      const RecLabel& e = samples_[rng.index(samples_.size())];
-      if (decode_image(e.path, &ext->image) != DecodeStatus::kOk) continue;
-      ext->text = e.text;
+      const size_t j = rng.index(source_->size());
+      if (!source_->text(j, &ext->text)) continue;
+      if (source_->image(j, &ext->image) != DecodeStatus::kOk) continue;
       return true;
     }
     return false;
@@ -60,9 +66,10 @@ bool RecDataset::encode_guide(const CtcLabel& label, RecSample* out) const {
 
 RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, const std::array<int, 3>& shape,
                                          RecSample* out, long* dropped) const {
-  const RecLabel& entry = samples_[index];
   // The label first: a rejected label costs no image decode.
-  CtcLabel label = ctc_label_encode(entry.text, transforms_.charset, transforms_.max_text_length);
+  std::string text;
+  if (!source_->text(index, &text)) return Outcome::kNoLabel;
+  CtcLabel label = ctc_label_encode(text, transforms_.charset, transforms_.max_text_length);
   *dropped += label.dropped_chars;
   if (label.status == LabelStatus::kTooLong) return Outcome::kTooLong;
   if (label.status == LabelStatus::kEmpty) return Outcome::kEmpty;
@@ -70,11 +77,11 @@ RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, const 
   if (!encode_guide(label, out)) return Outcome::kSarTooLong;
 
   cv::Mat img;
-  const DecodeStatus ds = decode_image(entry.path, &img);
+  const DecodeStatus ds = source_->image(index, &img);
   if (ds == DecodeStatus::kMissing) return Outcome::kMissing;
   if (ds == DecodeStatus::kUndecodable) return Outcome::kUndecodable;
   if (transforms_.use_con_aug) {
-    RecConAugPart part{img, entry.text};
+    RecConAugPart part{img, text};
     if (con_aug(&part, rng_seed) > 0) {
       // The joined raw text is what the label step encodes (PaddleOCR's
       // order); with RecConAug's own max_text_length above Global's it can
@@ -101,7 +108,7 @@ RecDataset::Outcome RecDataset::try_load(size_t index, uint64_t rng_seed, const 
   out->label = std::move(label.label);
   out->length = label.length;
   out->text = std::move(label.text);
-  out->path = entry.path;
+  out->path = source_->name(index);
   out->index = index;
   return Outcome::kOk;
 }
@@ -113,14 +120,14 @@ RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats) co
 RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats, const std::array<int, 3>& shape) const {
   if (shape[0] != 3 || shape[1] <= 0 || shape[2] <= 0)
     throw Error("RecDataset::load: image shape must be 3 x H x W with H, W > 0");
-  if (index >= samples_.size())
+  if (index >= source_->size())
     throw Error("RecDataset::load: index " + std::to_string(index) + " out of range (size " +
-                std::to_string(samples_.size()) + ")");
+                std::to_string(source_->size()) + ")");
   DataStats local;
   size_t current = index;
   std::string last_problem;
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
-    const LoadAttempt a = load_attempt(rng_seed, attempt, current, samples_.size(), random_replacement_);
+    const LoadAttempt a = load_attempt(rng_seed, attempt, current, source_->size(), random_replacement_);
     const uint64_t seed = a.seed;
     current = a.index;
     RecSample sample;
@@ -137,8 +144,12 @@ RecSample RecDataset::load(size_t index, uint64_t rng_seed, DataStats* stats, co
         ++local.other[kSarTooLongReason];
         last_problem = "label of max_text_length - 1 or more characters (MultiLabelEncode's SAR / NRTR label)";
         break;
+      case Outcome::kNoLabel:
+        ++local.other[kNoLabelReason];
+        last_problem = "no readable label";
+        break;
     }
-    last_problem = "'" + samples_[current].path + "': " + last_problem;
+    last_problem = "'" + source_->name(current) + "': " + last_problem;
   }
   if (stats) *stats += local;
   throw Error(std::to_string(kMaxAttempts) + " samples in a row failed to load (last " + last_problem +

@@ -1,5 +1,6 @@
-// PaddleOCR's SimpleDataSet for recognition: a sample list plus the typed
-// transforms. Loading never throws for a bad sample: it is replaced by
+// PaddleOCR's SimpleDataSet (and LMDBDataSet) for recognition: a sample
+// source (rec_sample_source.h: label files, or LMDB environments) plus the
+// typed transforms. Loading never throws for a bad sample: it is replaced by
 // another one and counted (DataStats), as PaddleOCR replaces and logs.
 #pragma once
 #include <array>
@@ -11,6 +12,7 @@
 #include "ocrforge/train/data/dataset.h"
 #include "ocrforge/train/tasks/rec/rec_con_aug.h"
 #include "ocrforge/train/tasks/rec/rec_label_list.h"
+#include "ocrforge/train/tasks/rec/rec_sample_source.h"
 #include "ocrforge/train/tasks/rec/rec_transforms.h"
 
 namespace ocrforge {
@@ -27,7 +29,7 @@ struct RecSample {
   // gtc_encode NRTRLabelEncode, NRTR's (nrtr_label_encode.h) max_text_length indices.
   std::vector<int64_t> guide_label;
   std::string text;             // label text without dropped characters (what `label` encodes; RecConAug's joined text)
-  std::string path;             // image path (joined to data_dir)
+  std::string path;             // image path (joined to data_dir), or an LMDB record's name (RecSampleSource::name)
   size_t index = 0;             // the sample actually loaded (differs from the request when replaced)
 };
 
@@ -36,12 +38,14 @@ class RecDataset : public Dataset {
   // Replacement policy when a sample fails: `random_replacement` (training)
   // draws another index from the sample's seed; otherwise (evaluation) the
   // next index is tried, as PaddleOCR does in eval mode.
+  RecDataset(std::shared_ptr<const RecSampleSource> source, RecTransformSpec transforms, bool random_replacement);
+  // SimpleDataSet's samples as a RecLabelSource, then as above.
   RecDataset(std::vector<RecLabel> samples, RecTransformSpec transforms, bool random_replacement);
   // Reads the label files (read_rec_label_list), then as above.
   RecDataset(const RecLabelListSpec& list, RecTransformSpec transforms, bool random_replacement);
 
-  size_t size() const override { return samples_.size(); }
-  const RecLabel& entry(size_t i) const { return samples_.at(i); }
+  size_t size() const override { return source_->size(); }
+  const RecSampleSource& source() const { return *source_; }
   const RecTransformSpec& transforms() const { return transforms_; }
 
   // Loads sample `index`: DecodeImage -> RecConAug (when enabled: extra
@@ -70,9 +74,12 @@ class RecDataset : public Dataset {
   static constexpr int kMaxAttempts = 100;
   // DataStats::other key of samples MultiLabelEncode rejected for the SAR / NRTR label alone.
   static const char* const kSarTooLongReason;
+  // DataStats::other key of samples whose label could not be read (an LMDB
+  // record without its label key, or a damaged one).
+  static const char* const kNoLabelReason;
 
  private:
-  enum class Outcome { kOk, kMissing, kUndecodable, kTooLong, kEmpty, kSarTooLong };
+  enum class Outcome { kOk, kMissing, kUndecodable, kTooLong, kEmpty, kSarTooLong, kNoLabel };
   Outcome try_load(size_t index, uint64_t rng_seed, const std::array<int, 3>& shape, RecSample* out,
                    long* dropped) const;
   Sample to_sample(RecSample r, const std::array<int, 3>& shape) const;
@@ -83,7 +90,7 @@ class RecDataset : public Dataset {
   // number of extra samples joined.
   int con_aug(RecConAugPart* part, uint64_t rng_seed) const;
 
-  std::vector<RecLabel> samples_;
+  std::shared_ptr<const RecSampleSource> source_;
   RecTransformSpec transforms_;
   bool random_replacement_;
 };

@@ -12,6 +12,7 @@
 #include "ocrforge/train/export/svtr_emitter.h"
 #include "ocrforge/train/tasks/rec/rec_pphgnet.h"
 #include "ocrforge/train/tasks/rec/rec_pphgnet_v2.h"
+#include "ocrforge/train/tasks/rec/rec_resnet.h"
 #include "ocrforge/train/tasks/rec/encoder_svtr.h"
 #include "ocrforge/train/tasks/rec/svtr_block.h"
 #include "ocrforge/train/tasks/rec/svtrnet.h"
@@ -60,6 +61,24 @@ std::string mobilenet_v3(OnnxEmitter& e, std::string x, const MobileNetV3Impl& m
   return e.node("MaxPool", {x},
                 {{"kernel_shape", onnx_ints({2, 2})}, {"strides", onnx_ints({2, 2})}, {"pads", onnx_ints({0, 0, 0, 0})}},
                 path + ".pool");
+}
+
+// --- ResNet (rec_resnet_vd.py) ---------------------------------------------
+
+std::string rec_resnet(OnnxEmitter& e, std::string x, const RecResNetImpl& m, const std::string& path) {
+  for (const char* stem : {"conv1_1", "conv1_2", "conv1_3"})
+    x = resnet_conv_bn(e, x, child<ResNetConvBNImpl>(m, stem, path), path + "." + stem);
+  x = e.node("MaxPool", {x},
+             {{"kernel_shape", onnx_ints({3, 3})}, {"strides", onnx_ints({2, 2})}, {"pads", onnx_ints({1, 1, 1, 1})}},
+             path + ".pool2d_max");
+  for (int s = 0; find_child(m, "bb_" + std::to_string(s) + "_0"); ++s)
+    for (int i = 0; find_child(m, "bb_" + std::to_string(s) + "_" + std::to_string(i)); ++i) {
+      const std::string name = "bb_" + std::to_string(s) + "_" + std::to_string(i);
+      x = resnet_block(e, x, child<ResNetBlockImpl>(m, name, path), path + "." + name);
+    }
+  return e.node("MaxPool", {x},
+                {{"kernel_shape", onnx_ints({2, 2})}, {"strides", onnx_ints({2, 2})}, {"pads", onnx_ints({0, 0, 0, 0})}},
+                path + ".out_pool");
 }
 
 // --- SVTR neck ---------------------------------------------------------------
@@ -136,6 +155,7 @@ std::string rec_backbone_to_onnx(OnnxEmitter& e, const std::string& x, const Rec
   if (const auto* svtr = backbone.as<SvtrNetImpl>()) return svtrnet(e, x, *svtr, "backbone");
   if (const auto* v1 = backbone.as<MobileNetV1EnhanceImpl>()) return mobilenet_v1_enhance(e, x, *v1, "backbone");
   if (const auto* v3 = backbone.as<MobileNetV3Impl>()) return mobilenet_v3(e, x, *v3, "backbone");
+  if (const auto* resnet = backbone.as<RecResNetImpl>()) return rec_resnet(e, x, *resnet, "backbone");
   if (const auto* lcnet = backbone.as<RecPPLCNetV3Impl>())
     return emit_line_pool(e, pplcnet_v3_last(e, x, lcnet->layers(), "backbone"));
   if (const auto* hgnet = backbone.as<RecPPHGNetImpl>())

@@ -259,6 +259,9 @@ std::unique_ptr<BatchLoader> make_rec_loader(const Config& config, const std::st
                              std::to_string(max_text_length) + "; the count is in the data line at the end";
     if (std::find(notes->begin(), notes->end(), note) == notes->end()) notes->push_back(note);
   }
+  if (notes)
+    for (const std::string& note : setup.notes)
+      if (std::find(notes->begin(), notes->end(), note) == notes->end()) notes->push_back(note);
   if (!training) setup.loader.drop_last = false;  // evaluate every sample
   if (setup.sampler) {
     if (notes) {

@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include <opencv2/imgcodecs.hpp>
 
@@ -17,9 +18,15 @@ DecodeStatus decode_image(const std::string& path, cv::Mat* bgr) {
   // file apart from one that is not an image, which cv::imread cannot.
   std::ifstream in(path, std::ios::binary);
   if (!in) return DecodeStatus::kMissing;
-  std::vector<uchar> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.empty()) return DecodeStatus::kUndecodable;
-  cv::Mat img = cv::imdecode(bytes, cv::IMREAD_COLOR);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return decode_image_bytes(bytes, bgr);
+}
+
+DecodeStatus decode_image_bytes(const std::string& bytes, cv::Mat* bgr) {
+  if (bytes.empty() || bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
+    return DecodeStatus::kUndecodable;
+  const cv::Mat buf(1, static_cast<int>(bytes.size()), CV_8U, const_cast<char*>(bytes.data()));
+  cv::Mat img = cv::imdecode(buf, cv::IMREAD_COLOR);
   if (img.empty()) return DecodeStatus::kUndecodable;
   *bgr = img;
   return DecodeStatus::kOk;

@@ -48,6 +48,9 @@ enum class DecodeStatus { kOk, kMissing, kUndecodable };
 // files are converted, as cv2.imdecode(..., 1) does). kMissing: the file
 // cannot be opened; kUndecodable: read, but not an image.
 DecodeStatus decode_image(const std::string& path, cv::Mat* bgr);
+// The same decode of bytes already read (LMDBDataSet's image records):
+// kUndecodable when empty or not an image.
+DecodeStatus decode_image_bytes(const std::string& bytes, cv::Mat* bgr);
 
 // CTCLabelEncode (and MultiLabelEncode's CTC labels).
 enum class LabelStatus { kOk, kEmpty, kTooLong };
