@@ -3,7 +3,10 @@
 // recognizer's network as teacher (configs/rec/ch_PP-OCRv4_rec_hgnet_distillation.yml):
 // it builds with the NRTR branch kept where a term reads it, one step gives
 // PaddleOCR's four loss values, the frozen teacher gets no gradient and the
-// student's NRTR branch does; the two loss functions are PaddleOCR's.
+// student's NRTR branch does; the two loss functions are PaddleOCR's; a
+// member's `pretrained` takes PaddleOCR's inference.onnx (the shipped
+// PP-OCRv4 recognizer as the student computes what ONNX Runtime does on it).
+// ctest-labels: model train (runs the shipped recognizer in ONNX Runtime)
 #include <gtest/gtest.h>
 
 #include "ocrforge/core/config.h"
@@ -14,6 +17,7 @@
 #include "ocrforge/train/tasks/distill/rec_distill_task.h"
 #include "ocrforge/train/tasks/task_registry.h"
 #include "test_support.h"
+#include "train/onnx/shipped_model_inputs.h"
 #include "train/tasks/rec/trainer_fixture.h"
 
 namespace ocrforge {
@@ -65,6 +69,25 @@ TEST(RecDistillV4, HgnetTeacherRecipeStepsWithPaddleOcrsFourTerms) {
   const torch::Tensor g = params["Student.gtc_head.tgt_word_prj.weight"].grad();
   ASSERT_TRUE(g.defined());
   EXPECT_GT(g.abs().sum().item<double>(), 0.0);
+}
+
+TEST(RecDistillV4, AMembersPretrainedMayBeTheShippedInferenceFile) {
+  const auto t = test::make_tiny_task("distill_v4_shipped", 2);
+  Config c = hgnet_recipe(t);
+  c.apply_overrides({"Global.character_dict_path=" + test::model_root() + "/ppocr_keys_v1.txt",
+                     "Architecture.Models.Student.pretrained=" + test::model_root() + "/rec/inference.onnx"});
+  auto task = make_task(c, trainer_spec_from_config(c), torch::kCPU);
+  auto* d = dynamic_cast<RecDistillTask*>(task.get());
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->member("Student").arch.backbone.rep_deploy);  // built in the file's fused form
+  RecModel student = d->member("Student").native;
+  student->eval();
+  torch::NoGradGuard g;
+  const torch::Tensor x = test::sample_picture("ch_word_3.jpg", 48, 320, false);
+  const double diff =
+      (student->predict(x) - test::ort_output(test::model_root() + "/rec/inference.onnx", "rec", x)).abs().max()
+          .item<double>();
+  EXPECT_LE(diff, 1e-4);
 }
 
 TEST(RecDistillV4, NrtrTermsNeedAnNrtrBranch) {

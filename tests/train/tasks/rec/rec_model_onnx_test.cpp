@@ -86,20 +86,6 @@ TEST(RecModelOnnx, OtherNecksAndATwoLayerHeadMatchOrt) {
   }
 }
 
-// PP-OCRv4 server: PPHGNet_small (concatenating HG blocks, ESE attention,
-// the 3 x 2 eval pool) + the MultiHead's svtr neck with a [1, 3] kernel.
-TEST(RecModelOnnx, PPHGNetServerRecMatchesOrt) {
-  const RecModel m = build(config_architecture("PP-OCRv4/PP-OCRv4_server_rec.yml"), 97);
-  EXPECT_LE(worst_difference(m, 48, inputs(48, {{2, 160}}), "onnx_pphgnet"), 1e-4);
-}
-
-// PP-OCRv5 server: PPHGNetV2_B4 text_rec (the two-branch stem with Paddle's
-// "SAME" pads, light blocks) + the same MultiHead svtr neck.
-TEST(RecModelOnnx, PPHGNetV2ServerRecMatchesOrt) {
-  const RecModel m = build(config_architecture("PP-OCRv5/PP-OCRv5_server_rec.yml"), 97);
-  EXPECT_LE(worst_difference(m, 48, inputs(48, {{2, 160}}), "onnx_pphgnet_v2"), 1e-4);
-}
-
 // How far the probabilities are from uniform: a parity figure means
 // something only when the network's output is not flat.
 double spread(RecModel m, const torch::Tensor& x) {
@@ -109,12 +95,49 @@ double spread(RecModel m, const torch::Tensor& x) {
 }
 
 // PaddleOCR's trunc_normal(0.02) Linears leave a fresh SVTR's output almost
-// flat; a head 30 times larger makes the probabilities differ, so the
+// flat; a head `factor` times larger makes the probabilities differ, so the
 // parity figure is about a peaked output, as a trained model's.
-RecModel sharpened(RecModel m) {
+RecModel sharpened(RecModel m, double factor = 30.0) {
   torch::NoGradGuard no_grad;
-  for (auto& p : m->head()->parameters()) p.mul_(30.0);
+  for (auto& p : m->head()->parameters()) p.mul_(factor);
   return m;
+}
+
+// The mean over time steps of the most likely class's probability: near 1
+// the softmax saturates (differences vanish in the rounding), near 1 /
+// classes it is flat; parity means most in between, as a trained model's.
+double confidence(RecModel m, const torch::Tensor& x) {
+  torch::NoGradGuard no_grad;
+  return std::get<0>(m->predict(x).max(-1)).mean().item<double>();
+}
+
+// PP-OCRv4 server: PPHGNet_small (concatenating HG blocks, ESE attention,
+// the 3 x 2 eval pool) + the MultiHead's svtr neck with a [1, 3] kernel.
+TEST(RecModelOnnx, PPHGNetServerRecMatchesOrt) {
+  const RecModel m = sharpened(build(config_architecture("PP-OCRv4/PP-OCRv4_server_rec.yml"), 97), 10.0);
+  const double d = worst_difference(m, 48, inputs(48, {{2, 160}}), "onnx_pphgnet");
+  const double conf = confidence(m, inputs(48, {}).front());
+  std::printf("PP-OCRv4 server rec (PPHGNet_small): max |LibTorch - ORT| = %.3g, mean top probability %.3g\n", d,
+              conf);
+  EXPECT_LE(d, 1e-4);
+  EXPECT_GT(conf, 0.2);
+  EXPECT_LT(conf, 0.99);
+}
+
+// PP-OCRv5 server: PPHGNetV2_B4 text_rec (the two-branch stem with Paddle's
+// "SAME" pads, light blocks) + the same MultiHead svtr neck.
+TEST(RecModelOnnx, PPHGNetV2ServerRecMatchesOrt) {
+  // Its fresh features are about a thousand times larger than PPHGNet_small's
+  // (random BatchNorm statistics compound over the light blocks): the head is
+  // scaled down instead, or the softmax saturates and every difference is 0.
+  const RecModel m = sharpened(build(config_architecture("PP-OCRv5/PP-OCRv5_server_rec.yml"), 97), 0.002);
+  const double d = worst_difference(m, 48, inputs(48, {{2, 160}}), "onnx_pphgnet_v2");
+  const double conf = confidence(m, inputs(48, {}).front());
+  std::printf("PP-OCRv5 server rec (PPHGNetV2_B4): max |LibTorch - ORT| = %.3g, mean top probability %.3g\n", d,
+              conf);
+  EXPECT_LE(d, 1e-4);
+  EXPECT_GT(conf, 0.2);
+  EXPECT_LT(conf, 0.99);
 }
 
 // SVTRNet takes one input size: the graph's input is static (48 x 320), the

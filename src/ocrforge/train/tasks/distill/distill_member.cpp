@@ -6,11 +6,16 @@
 
 namespace ocrforge {
 
-std::string prepare_distill_member(const DistillMemberSpec& spec, torch::nn::Module& member, bool warn_random_frozen,
-                                   std::vector<std::string>* warnings) {
+PretrainedReport DistillMember::load_pretrained(const std::string& path, const std::string& key_prefix) {
+  return load_pretrained_part(path, *module(), key_prefix);
+}
+
+std::string prepare_distill_member(DistillMember& m, bool warn_random_frozen, std::vector<std::string>* warnings) {
+  const DistillMemberSpec& spec = m.spec;
+  torch::nn::Module& member = *m.module();
   std::string what;
   if (!spec.pretrained.empty()) {
-    const PretrainedReport r = load_pretrained_part(spec.pretrained, member, spec.name + ".");
+    const PretrainedReport r = m.load_pretrained(spec.pretrained, spec.name + ".");
     what += ", " + std::to_string(r.loaded.size()) + " tensors from " + spec.pretrained;
     const size_t bad = r.missing.size() + r.shape_mismatch.size();
     if (bad > 0 && spec.freeze_params)

@@ -30,7 +30,7 @@ void DistillTask::build(ModelType kind) {
   for (const auto& spec : arch.models) {
     std::string what;
     std::shared_ptr<DistillMember> m = build_member(spec, &what);
-    what += prepare_distill_member(spec, *m->module(), warn_random_frozen(*m), &warnings_);
+    what += prepare_distill_member(*m, warn_random_frozen(*m), &warnings_);
     info_.push_back(spec.name + ": " + what);
     members_.push_back(m);
     container_->register_module(spec.name, m->module());

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "ocrforge/train/loop/checkpoint_part.h"
 #include "ocrforge/train/tasks/distill/distillation_arch.h"
 #include "ocrforge/train/tasks/task.h"
 
@@ -42,6 +43,11 @@ struct DistillMember {
   virtual bool is_native() const = 0;
   // The ONNX file of an ONNX member ("" for a native one).
   virtual std::string onnx_path() const = 0;
+  // Loads the member's `pretrained` weights from `path`: by default a
+  // checkpoint or .pdparams (of the whole distillation, keys under
+  // `key_prefix`, or of the model alone); a kind may also read other files
+  // (a recognizer: PaddleOCR's inference.onnx).
+  virtual PretrainedReport load_pretrained(const std::string& path, const std::string& key_prefix);
 };
 
 // One evaluated member's metric over an evaluation epoch.

@@ -24,6 +24,9 @@
 #include "ocrforge/train/tasks/rec/onnx_rec_probe.h"
 #include "ocrforge/train/export/inference_folder.h"
 #include "ocrforge/train/tasks/rec/rec_task.h"
+#include "ocrforge/train/tasks/rec/rec_paddle_onnx.h"
+#include "ocrforge/train/tasks/inference_file_weights.h"
+#include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/vision/rec_metric.h"
 
 namespace ocrforge {
@@ -39,6 +42,11 @@ bool same_classes(const Charset& a, const Charset& b) {
 
 
 }  // namespace
+
+PretrainedReport RecDistillMember::load_pretrained(const std::string& path, const std::string& key_prefix) {
+  if (!native || !is_inference_onnx_file(path)) return DistillMember::load_pretrained(path, key_prefix);
+  return report_loaded(*native, load_rec_paddle_onnx(*native, path));
+}
 
 std::shared_ptr<torch::nn::Module> RecDistillMember::module() const {
   if (native) return native.ptr();
@@ -85,6 +93,10 @@ std::shared_ptr<DistillMember> RecDistillTask::build_member(const DistillMemberS
     m->arch = under_member(spec, [&] { return rec_arch_from_yaml(spec.arch, m->charset.num_classes()); });
     check_fixed_input_size(m->arch.backbone, config_.root(), spec.path + ".Backbone");
     if (!gtc_used_.count(spec.name)) drop_nrtr_branch(m->arch);  // no loss term reads it
+    if (m->arch.backbone.name == "PPLCNetV3" && !spec.pretrained.empty() && is_inference_onnx_file(spec.pretrained)) {
+      m->arch.backbone.rep_deploy = true;  // the file's fused form (nn/pplcnet_v3.h)
+      info_.push_back(inference_form_info(spec.path + ".Backbone PPLCNetV3", "a PaddleOCR inference.onnx"));
+    }
     const std::string guide = drop_guide_without_branch(m->arch, spec.path);
     if (!guide.empty()) warnings_.push_back(guide);
     const std::string heads = dropped_heads_warning(m->arch, spec.path);

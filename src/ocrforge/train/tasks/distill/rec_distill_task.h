@@ -34,6 +34,9 @@ struct RecDistillMember : DistillMember {
   std::shared_ptr<torch::nn::Module> module() const override;
   bool is_native() const override { return static_cast<bool>(native); }
   std::string onnx_path() const override { return onnx ? onnx->path() : std::string(); }
+  // Also PaddleOCR's inference.onnx for a native member (rec_paddle_onnx.h):
+  // the member is then built in its inference form (build_member).
+  PretrainedReport load_pretrained(const std::string& path, const std::string& key_prefix) override;
 };
 
 class RecDistillTask : public DistillTask {
