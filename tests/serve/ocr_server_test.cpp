@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <fstream>
 #include <future>
 #include <set>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -300,9 +302,16 @@ TEST(OcrServer, MetricsAndAccessLogCountWhatHappened) {
   ASSERT_EQ(c.Post("/v1/ocr", sample("imgs_ger_1.jpg"), "image/jpeg")->status, 200);
   ASSERT_EQ(c.Post("/v1/ocr", sample("imgs_00009282.jpg"), "image/jpeg")->status, 200);
   ASSERT_EQ(c.Post("/v1/ocr", std::string("not an image"), "image/jpeg")->status, 400);
-  auto m = c.Get("/metrics");
-  ASSERT_EQ(m->status, 200);
-  const std::string& text = m->body;
+  // A request is counted once its response has been written, which can be
+  // just after the client has read it: scrape until the last one is in.
+  std::string text;
+  for (int tries = 0; tries < 100; ++tries) {
+    auto m = c.Get("/metrics");
+    ASSERT_EQ(m->status, 200);
+    text = m->body;
+    if (text.find("ocrforge_http_request_duration_seconds_count{route=\"/v1/ocr\"} 3\n") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   for (const char* want : {"ocrforge_http_requests_total{route=\"/v1/ocr\",status=\"200\"} 2\n",
                            "ocrforge_http_requests_total{route=\"/v1/ocr\",status=\"400\"} 1\n",
                            "ocrforge_images_total{outcome=\"ok\"} 2\n",

@@ -402,8 +402,13 @@ TEST(RecDataConfig, RecConAugJoinsSamplesInTrainingOnly) {
       rec_data_from_yaml(section_with(list), "Train", test::toy_charset(), 25, 1024, true).dataset;
   const auto eval =
       rec_data_from_yaml(section_with(list), "Eval", test::toy_charset(), 25, 1024, false).dataset;
+  const auto text_of = [&](size_t i) {
+    std::string t;
+    EXPECT_TRUE(train->source().text(i, &t)) << i;
+    return t;
+  };
   std::vector<std::string> texts;
-  for (size_t i = 0; i < train->size(); ++i) texts.push_back(train->entry(i).text);
+  for (size_t i = 0; i < train->size(); ++i) texts.push_back(text_of(i));
   int joined = 0;
   for (size_t i = 0; i < train->size(); ++i) {
     for (uint64_t seed : {3u, 4u}) {
@@ -413,7 +418,7 @@ TEST(RecDataConfig, RecConAugJoinsSamplesInTrainingOnly) {
       EXPECT_EQ(r.text, again.text);
       EXPECT_EQ(r.image, again.image);
       EXPECT_EQ(st.replaced(), 0);
-      const std::string& own = train->entry(i).text;
+      const std::string own = text_of(i);
       ASSERT_EQ(r.text.compare(0, own.size(), own), 0) << r.text;
       if (r.text.size() > own.size()) {
         ++joined;
