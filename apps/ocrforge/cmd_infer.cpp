@@ -101,6 +101,7 @@ static int infer_det(const FlagSet& flags, const OcrParams& p, const ImageReadPa
 static int infer_rec(const FlagSet& flags, const OcrParams& p, const ImageReadParams& read,
                      const std::vector<std::string>& images) {
   TextRecognizer rec(p.rec, p.runtime);
+  for (const std::string& note : rec.notes()) std::fprintf(stderr, "ocrforge: note: %s\n", note.c_str());
   if (is_checkpoint_path(p.rec.model_dir))
     std::fprintf(stderr, "recognising with checkpoint %s (LibTorch)\n", rec.model().path().c_str());
   Stopwatch total;

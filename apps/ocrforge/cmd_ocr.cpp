@@ -116,6 +116,8 @@ int cmd_ocr(const Args& args) {
   } else {
     ocr = std::make_unique<OcrPipeline>(params);
   }
+  for (const std::string& note : (stream ? stream->recognizer() : ocr->recognizer()).notes())
+    std::fprintf(stderr, "ocrforge: note: %s\n", note.c_str());
   OcrOutputs outputs(out_opt, params, images);
   name_pages(outputs, items, files);
   const std::map<std::string, std::string> file_stems = output_stems(files);

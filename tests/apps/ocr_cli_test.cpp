@@ -101,6 +101,34 @@ TEST(OcrCli, MissingModelAndUnfitDictionaryAreClearErrors) {
   EXPECT_NE(g.err.find("CUDA"), std::string::npos) << g.err;
 }
 
+// A model without the space class read with a dictionary of exactly its
+// lines and use_space_char true (PaddleOCR's TIPC infer lines for its
+// built-in-dictionary recognizers): decoded as with use_space_char false,
+// with a note, as PaddleOCR decodes it; one line more is still refused.
+TEST(OcrCli, AModelWithoutTheSpaceClassIgnoresUseSpaceCharWithANote) {
+  const std::string dir = test::fresh_dir("cli_no_space");
+  // The shipped recognizer's 6,625 classes = blank + 6,623 lines + space:
+  // its dictionary plus one line has no room for another space class.
+  const std::string dict = dir + "/dict.txt";
+  std::string keys = test::read_text(test::model_root() + "/ppocr_keys_v1.txt");
+  if (!keys.empty() && keys.back() != '\n') keys += '\n';  // the shipped file has no final newline
+  test::write_text(dict, keys + "extra\n");
+  const std::string img = test::data_dir() + "/samples/imgs_ger_1.jpg";
+  const std::string common = "--image_dir " + img + " --draw_img_save_dir " + dir + " --rec_char_dict_path " + dict;
+  auto with = ocr(common + " --use_space_char=True", dir);
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_NE(with.err.find("has no space class"), std::string::npos) << with.err;
+  auto without = ocr(common + " --use_space_char=False", dir);
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_EQ(without.err.find("has no space class"), std::string::npos) << without.err;
+  EXPECT_EQ(with.out, without.out);
+  EXPECT_FALSE(with.out.empty());
+  test::write_text(dict, keys + "extra\nmore\n");
+  auto two = ocr(common + " --use_space_char=True", dir);
+  EXPECT_EQ(two.exit_code, 1);
+  EXPECT_NE(two.err.find("does not fit"), std::string::npos) << two.err;
+}
+
 TEST(OcrCli, BenchmarkPrintsOneReportPerModel) {
   const std::string dir = test::fresh_dir("cli_bench");
   auto r = ocr("--image_dir " + test::data_dir() + "/samples/imgs_ger_1.jpg --benchmark=True --warmup_runs 1"

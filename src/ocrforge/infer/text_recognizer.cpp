@@ -71,9 +71,24 @@ TextRecognizer::TextRecognizer(const RecParams& params, const RuntimeParams& run
                 " but --rec_image_shape gives " + std::to_string(params.image_h));
   if (in[3] > 0) fixed_width_ = static_cast<int>(in[3]);
   // A static class count lets the dictionary be checked before any image.
+  // A model trained without the space class (use_space_char false, e.g.
+  // PaddleOCR's built-in 0-9a-z, which its TIPC infer lines pair with
+  // ic15_dict.txt and PaddleOCR's default use_space_char true) has exactly
+  // the dictionary's lines: every index still decodes to its character, as
+  // PaddleOCR decodes it, so the space is dropped with a note, not refused.
+  const std::string dict_name = params.characters.empty() ? params.char_dict_path : params.characters_source;
+  if (out[2] > 0 && params.use_space_char && out[2] == charset_.num_classes() - 1) {
+    RecParams without_space = params;
+    without_space.use_space_char = false;
+    charset_ = load_charset(without_space);
+    params_.use_space_char = false;
+    notes_.push_back("rec model '" + model_->path() + "' has no space class: the " + std::to_string(out[2] - 1) +
+                     " lines of dictionary '" + dict_name +
+                     "' fit it without use_space_char's space, so --use_space_char is ignored (as PaddleOCR "
+                     "decodes such a model); pass --use_space_char=False to silence this");
+  }
   if (out[2] > 0 && out[2] != charset_.num_classes())
-    throw Error("dictionary '" + (params.characters.empty() ? params.char_dict_path : params.characters_source) +
-                "' does not fit rec model '" + model_->path() +
+    throw Error("dictionary '" + dict_name + "' does not fit rec model '" + model_->path() +
                 "': the model has " + std::to_string(out[2]) + " classes, the dictionary gives " +
                 std::to_string(charset_.num_classes()) + " (blank + " +
                 std::to_string(charset_.num_classes() - 1 - (params.use_space_char ? 1 : 0)) + " lines" +

@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -43,6 +44,9 @@ class TextRecognizer {
   void reset_stats();
   const Network& model() const { return *model_; }
   const Charset& charset() const { return charset_; }
+  // What the caller should tell the user about how the model is read (a
+  // --use_space_char that the model has no class for); empty when nothing.
+  const std::vector<std::string>& notes() const { return notes_; }
 
  private:
   // One batch: preprocess, ORT run, CTC decode into results; times into stats.
@@ -54,6 +58,7 @@ class TextRecognizer {
   int workers_ = 1, threads_per_worker_ = 1;
   std::unique_ptr<Network> model_;
   Charset charset_;
+  std::vector<std::string> notes_;
   mutable std::mutex stats_mutex_;
   StageStats stats_;
 };

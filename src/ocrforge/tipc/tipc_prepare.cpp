@@ -253,11 +253,14 @@ TipcPrepareReport prepare_tipc(const TipcConfig& c, const TipcPrepareParams& o) 
       pretrained = e->value;
     if (!pretrained.empty()) {
       const std::string ckpt = ends_with(pretrained, ".ckpt") ? pretrained : pretrained + ".ckpt";
-      if (fs::exists(ckpt) || fs::exists(pretrained)) add("present", pretrained, "pretrained weights");
+      const std::string pdparams = ends_with(pretrained, ".pdparams") ? pretrained : pretrained + ".pdparams";
+      if (fs::exists(ckpt) || fs::exists(pdparams) || fs::exists(pretrained))
+        add("present", pretrained, "pretrained weights");
       else
         add("missing", pretrained,
-            "PaddleOCR downloads these pretrained weights (a Paddle .pdparams file, which ocrforge does not read); "
-            "put an ocrforge checkpoint (" + ckpt + ") there, or train from scratch without Global.pretrained_model");
+            "PaddleOCR downloads these pretrained weights (nothing is downloaded here): put PaddleOCR's file (" +
+                pdparams + ") or an ocrforge checkpoint (" + ckpt +
+                ") there, or train from scratch without Global.pretrained_model");
     }
   }
   if (o.mode == "whole_infer") {
