@@ -3,6 +3,8 @@
 // the eval set, idempotence, and what cannot be made offline.
 #include "ocrforge/tipc/tipc_prepare.h"
 
+#include <lmdb.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -96,6 +98,59 @@ TEST(TipcPrepare, MakesRecLabelsInPaddleOcrLayoutDisjointAndKeepsThemOnARerun) {
   for (const auto& i : again.items) EXPECT_EQ(i.status, "present") << i.path;
   EXPECT_EQ(test::read_text(train), before);
   EXPECT_EQ(again.missing(), 0);
+}
+
+// PaddleOCR's LMDB recognizers (rec_mv3_none_bilstm_ctc_v2.0): the data_dir
+// of each section becomes one LMDB environment in data_lmdb_release's
+// layout, which the trainer's LMDBDataSet reads back; the inference folder
+// takes the eval samples' pictures.
+TEST(TipcPrepare, AnLmdbDataSetBecomesAnEnvironmentTrainingReads) {
+  const std::string dir = test::fresh_dir("tipc_prepare_lmdb");
+  InDir in(dir);
+  test::write_text("rec.yml",
+                   "Global:\n  print_batch_step: 10\nArchitecture:\n  model_type: rec\n  algorithm: CRNN\n"
+                   "Train:\n  dataset:\n    name: LMDBDataSet\n    data_dir: ./train_data/data_lmdb_release/training/\n"
+                   "Eval:\n  dataset:\n    name: LMDBDataSet\n    data_dir: ./train_data/data_lmdb_release/validation/\n");
+  const TipcConfig c = tipc("rec.yml", "predict_rec.py", "./inference/rec_inference");
+  TipcPrepareParams o;
+  o.mode = "lite_train_lite_infer";
+  o.num_train = 6;
+  o.num_test = 3;
+  const auto items = by_path(prepare_tipc(c, o));
+  const std::string train = "./train_data/data_lmdb_release/training/";
+  ASSERT_EQ(items.at(train).status, "made") << items.at(train).detail;
+  EXPECT_NE(items.at(train).detail.find("LMDB environment of 6 synthetic samples"), std::string::npos)
+      << items.at(train).detail;
+  EXPECT_EQ(items.at("./train_data/data_lmdb_release/validation/").status, "made");
+  EXPECT_EQ(items.at("./inference/rec_inference").status, "made");
+  EXPECT_TRUE(fs::exists(train + "data.mdb"));
+  EXPECT_FALSE(fs::exists(train + "lock.mdb"));
+  EXPECT_FALSE(fs::exists("./train_data/data_lmdb_release/training.part"));
+
+  // Read back with liblmdb: num-samples and the records of PaddleOCR's layout.
+  MDB_env* env = nullptr;
+  ASSERT_EQ(mdb_env_create(&env), 0);
+  ASSERT_EQ(mdb_env_open(env, train.c_str(), MDB_RDONLY | MDB_NOLOCK, 0444), 0);
+  MDB_txn* txn = nullptr;
+  ASSERT_EQ(mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn), 0);
+  MDB_dbi dbi = 0;
+  ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
+  const auto get = [&](const std::string& key) {
+    MDB_val k{key.size(), const_cast<char*>(key.data())}, v{};
+    return mdb_get(txn, dbi, &k, &v) == 0 ? std::string(static_cast<const char*>(v.mv_data), v.mv_size) : "<none>";
+  };
+  EXPECT_EQ(get("num-samples"), "6");
+  const std::vector<RecLabel> source = read_rec_labels("./train_data/data_lmdb_release/training.samples/labels.txt");
+  ASSERT_EQ(source.size(), 6u);
+  EXPECT_EQ(get("label-000000006"), source[5].text);
+  EXPECT_EQ(get("image-000000001"),
+            test::read_text("./train_data/data_lmdb_release/training.samples/" + source[0].path));
+  EXPECT_EQ(get("label-000000007"), "<none>");
+  mdb_txn_abort(txn);
+  mdb_env_close(env);
+
+  const TipcPrepareReport again = prepare_tipc(c, o);
+  for (const auto& i : again.items) EXPECT_EQ(i.status, "present") << i.path;
 }
 
 TEST(TipcPrepare, RealDataGivesTrainingTheHeadAndEvalTheTail) {

@@ -12,6 +12,7 @@
 #include "ocrforge/core/label_file.h"
 #include "ocrforge/core/text.h"
 #include "ocrforge/synth/synth.h"
+#include "ocrforge/tipc/tipc_lmdb.h"
 #include "ocrforge/tipc/tipc_plan.h"
 
 namespace fs = std::filesystem;
@@ -189,6 +190,31 @@ TipcPrepareReport prepare_tipc(const TipcConfig& c, const TipcPrepareParams& o) 
   std::string eval_labels, eval_dir;
   for (const auto& [section, n, tail] : {std::make_tuple("Train", n_train, false), std::make_tuple("Eval", n_test, true)}) {
     const std::string ds = std::string(section) + ".dataset";
+    if (cfg.get<std::string>(ds + ".name", "") == "LMDBDataSet" && cfg.has(ds + ".data_dir")) {
+      // PaddleOCR's LMDB recognizers: one environment at data_dir, filled
+      // from samples made as for a label file, kept beside it in
+      // <data_dir>.samples/ (the images the inference folders take).
+      const std::string data_dir = cfg.get<std::string>(ds + ".data_dir", "");
+      const fs::path env_dir = fs::path(data_dir).lexically_normal();
+      const std::string env = (env_dir.has_filename() ? env_dir : env_dir.parent_path()).string();
+      const std::string source = env + ".samples";
+      if (std::string(section) == "Eval" && eval_labels.empty()) eval_labels = source + "/labels.txt", eval_dir = source;
+      if (non_empty_dir(data_dir)) {
+        add("present", data_dir, "an LMDB data set (kept as it is)");
+      } else if (!trains && std::string(section) == "Train") {
+        continue;
+      } else if (kind != "rec") {
+        add("missing", data_dir, "ocrforge makes LMDB data for recognition only; put the environments there");
+      } else {
+        src.seed = o.seed + (tail ? 1000 : 0);
+        const std::string origin = make_labels(source + "/labels.txt", source, n, tail, src);
+        std::vector<std::pair<std::string, std::string>> samples;
+        for (const RecLabel& l : read_rec_labels(source + "/labels.txt")) samples.emplace_back(source + "/" + l.path, l.text);
+        write_rec_lmdb(env, samples);
+        add("made", data_dir, "an LMDB environment of " + origin);
+      }
+      continue;
+    }
     if (!cfg.has(ds + ".label_file_list")) continue;
     const std::string data_dir = cfg.get<std::string>(ds + ".data_dir", ".");
     int k = 0;
