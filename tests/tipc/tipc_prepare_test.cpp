@@ -150,6 +150,7 @@ TEST(TipcPrepare, AnLmdbDataSetBecomesAnEnvironmentTrainingReads) {
   mdb_env_close(env);
 
   const TipcPrepareReport again = prepare_tipc(c, o);
+  ASSERT_EQ(again.items.size(), 3u);  // both data sets and the inference folder
   for (const auto& i : again.items) EXPECT_EQ(i.status, "present") << i.path;
 }
 
