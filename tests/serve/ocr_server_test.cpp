@@ -330,19 +330,35 @@ TEST(OcrServer, MetricsAndAccessLogCountWhatHappened) {
   ASSERT_TRUE(scraped);
   EXPECT_NE(scraped->body.find("ocrforge_images_total{outcome=\"ok\"} 2"), std::string::npos);
 
-  std::ifstream log(dir + "/access.log");
-  std::vector<json> entries;
-  for (std::string line; std::getline(log, line);) entries.push_back(json::parse(line));
-  ASSERT_GE(entries.size(), 3u);
-  EXPECT_EQ(entries[0]["method"], "POST");
-  EXPECT_EQ(entries[0]["path"], "/v1/ocr");
-  EXPECT_EQ(entries[0]["status"], 200);
-  EXPECT_EQ(entries[0]["images"], 1);
-  EXPECT_EQ(entries[0]["lines"], 3);
-  EXPECT_EQ(entries[0]["bytes_in"], sample("imgs_ger_1.jpg").size());
-  EXPECT_GT(entries[0]["ms"].get<double>(), 0);
-  EXPECT_EQ(entries[2]["status"], 400);
-  EXPECT_NE(entries[2]["error"].get<std::string>().find("not an image"), std::string::npos);
+  // Each request is logged by its own connection's thread after its response
+  // is out, so lines can land in any order (a scrape's line can come before
+  // the third POST's): wait for the three POSTs, then find each by content.
+  std::vector<json> entries, posts;
+  for (int tries = 0; tries < 100; ++tries) {
+    entries.clear();
+    posts.clear();
+    std::ifstream log(dir + "/access.log");
+    for (std::string line; std::getline(log, line);) entries.push_back(json::parse(line));
+    for (const auto& e : entries)
+      if (e["method"] == "POST") posts.push_back(e);
+    if (posts.size() >= 3) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(posts.size(), 3u);
+  const json* sign = nullptr;
+  const json* bad = nullptr;
+  for (const auto& e : posts) {
+    EXPECT_EQ(e["path"], "/v1/ocr");
+    if (e["bytes_in"] == sample("imgs_ger_1.jpg").size()) sign = &e;
+    if (e["status"] == 400) bad = &e;
+  }
+  ASSERT_NE(sign, nullptr) << "no log line for the sign picture";
+  EXPECT_EQ((*sign)["status"], 200);
+  EXPECT_EQ((*sign)["images"], 1);
+  EXPECT_EQ((*sign)["lines"], 3);
+  EXPECT_GT((*sign)["ms"].get<double>(), 0);
+  ASSERT_NE(bad, nullptr) << "no log line with status 400";
+  EXPECT_NE((*bad)["error"].get<std::string>().find("not an image"), std::string::npos);
   std::set<std::string> ids;
   for (const auto& e : entries) ids.insert(e["id"].get<std::string>());
   EXPECT_EQ(ids.size(), entries.size()) << "one id per request";
