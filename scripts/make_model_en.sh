@@ -13,8 +13,8 @@
 #             default ../shared/data beside the checkout
 #   WORK_DIR  crops, checkpoints and the export; default ./output/model_en
 # environment:
-#   STEPS (100) training steps of BATCH (16) lines; THREADS (2) LibTorch threads;
-#   MIX ("40 32 18 10") percent of receipt, form, synthetic and scene lines a pass;
+#   STEPS (600) training steps of BATCH (16) lines; THREADS (2) LibTorch threads;
+#   MIX ("45 30 15 10") percent of receipt, form, synthetic and scene lines a pass;
 #   STAGE (all)  data | train | export | all;  BUILD (build) the build folder;
 #   OCRFORGE_TRAIN ($BUILD/ocrforge) the binary that runs train / export.
 # The export lands in WORK_DIR/inference; copying it to models/en/rec and
@@ -28,9 +28,9 @@ work=${2:-$repo/output/model_en}
 [ -d "$data" ] && data=$(cd "$data" && pwd)
 mkdir -p "$work" && work=$(cd "$work" && pwd)
 cd "$repo"
-steps=${STEPS:-100}
+steps=${STEPS:-600}
 batch=${BATCH:-16}
-mix=${MIX:-40 32 18 10}
+mix=${MIX:-45 30 15 10}
 threads=${THREADS:-2}
 stage=${STAGE:-all}
 build=$(cd "${BUILD:-$repo/build}" 2>/dev/null && pwd || echo "${BUILD:-$repo/build}")
@@ -69,6 +69,14 @@ make_data() {
   "$ocr" data crop --label "$work/sroie_det_held.txt" --data_dir "$data/sroie_train" --out "$work/sroie_held"
   "$ocr" data crop --label "$work/funsd_det_held.txt" --data_dir "$data/funsd_train" --out "$work/funsd_held"
 
+  log "restoring letter case in the receipt labels (SROIE's are all upper case)"
+  # The shipped recognizer reads each training crop; a label word takes the
+  # reading's case where the two agree apart from case (scripts/case_from_reading.py).
+  "$ocr" infer rec --image_dir "$work/sroie/crop_img" --lang ch --cpu_threads "$threads" \
+    > "$work/sroie_ch_reading.txt" 2> "$work/sroie_ch_reading.err"
+  python3 "$repo/scripts/case_from_reading.py" "$work/sroie/rec_gt.txt" "$work/sroie" \
+    "$work/sroie_ch_reading.txt" "$work/sroie/rec_gt_cased.txt"
+
   log "synthetic document lines"
   # Built-in generator: words, numbers, prices, dates, codes and punctuation in
   # document fonts (DejaVu, Liberation); lines up to the training length.
@@ -81,7 +89,7 @@ make_data() {
     --train_out "$work/ic15_train_rel.txt" --eval_out "$work/ic15_eval_rel.txt"
   ln -sfn "$(cd "$data/ic15_rec_train" && pwd)" "$work/ic15"
 
-  prefix_paths "$work/sroie/rec_gt.txt" sroie > "$work/train_sroie.txt"
+  prefix_paths "$work/sroie/rec_gt_cased.txt" sroie > "$work/train_sroie.txt"
   prefix_paths "$work/funsd/rec_gt.txt" funsd > "$work/train_funsd.txt"
   prefix_paths "$work/synth/rec_gt.txt" synth > "$work/train_synth.txt"
   prefix_paths "$work/ic15_train_rel.txt" ic15 > "$work/train_ic15.txt"
@@ -98,8 +106,8 @@ ratio_for() { awk -v n="$(wc -l < "$1")" -v c="$2" 'BEGIN { r = c / n; if (r > 1
 train() {
   [ -f "$work/train_sroie.txt" ] || die "no crops in $work: run STAGE=data first"
   # One pass of STEPS x BATCH lines, MIX percent receipts, forms, synthetic lines, scene words.
-  # SROIE's labels are upper case: with this share the model learned to write
-  # upper-case letters inside mixed-case words (docs/shipped-models.md).
+  # The receipt labels are the recased ones of make_data: SROIE's own, all upper
+  # case, taught the model to write capitals inside mixed-case words.
   local total=$((steps * batch + batch / 2))
   local ps pf py pi rs rf ry ri
   read -r ps pf py pi <<< "$mix"
