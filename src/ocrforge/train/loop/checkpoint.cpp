@@ -1,5 +1,6 @@
 #include "ocrforge/train/loop/checkpoint.h"
 #include "ocrforge/train/loop/checkpoint_part.h"
+#include "ocrforge/train/loop/checkpoint_weight_names.h"
 
 #include <cstdio>
 #include <cstring>
@@ -270,6 +271,12 @@ CheckpointData load_checkpoint(const std::string& prefix, torch::nn::Module& mod
   d.config_yaml = raw.header.value("config", std::string());
   d.architecture = raw.header.value("architecture", std::string());
   return d;
+}
+
+std::vector<std::string> checkpoint_weight_names(const std::string& prefix) {
+  std::vector<std::string> names;
+  for (const auto& [name, tensor] : weights_of(read_raw(checkpoint_path(prefix)))) names.push_back(name);
+  return names;
 }
 
 std::string read_checkpoint_config(const std::string& prefix) {

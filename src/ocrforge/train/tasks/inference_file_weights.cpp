@@ -1,26 +1,39 @@
 #include "ocrforge/train/tasks/inference_file_weights.h"
 
-#include <yaml-cpp/yaml.h>
-
+#include <filesystem>
 #include <set>
 
 #include "ocrforge/train/loop/checkpoint.h"
+#include "ocrforge/train/loop/checkpoint_weight_names.h"
 #include "ocrforge/train/loop/trainer_spec.h"
 
 namespace ocrforge {
 
-bool weights_from_inference_file(const TrainerSpec& o) {
-  if (!o.checkpoints.empty()) {
-    std::string stored;
-    try {
-      stored = read_checkpoint_config(o.checkpoints);
-    } catch (const std::exception&) {
-      return false;  // loading the checkpoint reports what is wrong with it
-    }
-    const YAML::Node pretrained = YAML::Load(stored)["Global"]["pretrained_model"];
-    return pretrained && pretrained.IsScalar() && is_inference_onnx_file(pretrained.Scalar());
+namespace {
+
+// A checkpoint of a network built in its inference form: PPLCNetV3's fused
+// LearnableRepLayers (nn/pplcnet_v3.h) are the only layers named so. A
+// run resumed or exported from it must build that form again, however many
+// fine-tunes ago the inference file was read.
+bool checkpoint_holds_inference_form(const std::string& prefix) {
+  if (!std::filesystem::exists(checkpoint_path(prefix))) return false;
+  std::vector<std::string> names;
+  try {
+    names = checkpoint_weight_names(prefix);
+  } catch (const std::exception&) {
+    return false;  // loading the checkpoint reports what is wrong with it
   }
-  return is_inference_onnx_file(o.pretrained_model);
+  for (const auto& n : names)
+    if (n.find(".reparam_conv.") != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+bool weights_from_inference_file(const TrainerSpec& o) {
+  if (!o.checkpoints.empty()) return checkpoint_holds_inference_form(o.checkpoints);
+  if (is_inference_onnx_file(o.pretrained_model)) return true;
+  return !o.pretrained_model.empty() && checkpoint_holds_inference_form(o.pretrained_model);
 }
 
 std::string inference_form_info(const std::string& what, const std::string& file) {

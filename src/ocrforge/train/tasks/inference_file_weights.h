@@ -17,8 +17,10 @@ struct TrainerSpec;
 struct PretrainedReport;
 
 // True when Global.pretrained_model is an inference .onnx file, or when the
-// checkpoint Global.checkpoints resumes was trained from one (its stored
-// config names it).
+// checkpoint that Global.checkpoints resumes or Global.pretrained_model names
+// holds a network in that form (a fine-tune of the file, or of such a
+// fine-tune). PaddleOCR's export command names the checkpoint as
+// Global.pretrained_model.
 bool weights_from_inference_file(const TrainerSpec& options);
 
 // The start-up line that says so ("<what> is built in its inference form ...").

@@ -151,7 +151,9 @@ TEST(RecPaddleOnnx, ExportFromThePaddleOcrConfigWithTheShippedFileReadsAsTheShip
 
 // `ocrforge train` from the shipped file: the task says it builds the
 // inference form, trains, and a resume without Global.pretrained_model
-// builds the same form again (the checkpoint's stored config names the file).
+// builds the same form again (the checkpoint's weights are in that form), as
+// do a second resume and `ocrforge export` with the checkpoint as
+// Global.pretrained_model.
 TEST(RecPaddleOnnx, TrainFromTheShippedFileThenResumeInTheSameForm) {
   const std::string dir = test::fresh_dir("rec_pplcnet_train");
   const std::string data = test::data_dir() + "/rec_toy";
@@ -172,6 +174,28 @@ TEST(RecPaddleOnnx, TrainFromTheShippedFileThenResumeInTheSameForm) {
   ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
   EXPECT_NE((resumed.out + resumed.err).find("resume from " + dir + "/out/latest.ckpt: epoch 1"), std::string::npos)
       << resumed.out << resumed.err;
+  // A resume of the resumed run: its config names no inference file any more;
+  // the checkpoint's own weights say which form it is.
+  const auto again = test::run_command(
+      base + " Global.pretrained_model= Global.checkpoints=" + dir + "/out/latest Global.epoch_num=3", dir);
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  // PaddleOCR's export command names the checkpoint as Global.pretrained_model;
+  // it writes the model that Global.checkpoints writes.
+  const auto export_with = [&](const std::string& key, const std::string& out) {
+    return test::run_command(test::binary() + " export -c " + test::source_dir() +
+                                 "/configs/rec/ch_PP-OCRv4_rec_native_finetune.yml -o Global.character_dict_path=" +
+                                 test::model_root() + "/ppocr_keys_v1.txt " + key + "=" + dir +
+                                 "/out/latest Global.save_inference_dir=" + out,
+                             dir);
+  };
+  const auto as_pretrained = export_with("Global.pretrained_model", dir + "/pretrained");
+  ASSERT_EQ(as_pretrained.exit_code, 0) << as_pretrained.out << as_pretrained.err;
+  const auto as_checkpoint = export_with("Global.checkpoints", dir + "/checkpoints");
+  ASSERT_EQ(as_checkpoint.exit_code, 0) << as_checkpoint.out << as_checkpoint.err;
+  for (const auto& x : crops())
+    EXPECT_LE(max_diff(test::ort_output(dir + "/pretrained/inference.onnx", "rec", x),
+                       test::ort_output(dir + "/checkpoints/inference.onnx", "rec", x)),
+              1e-6);
 }
 
 }  // namespace
