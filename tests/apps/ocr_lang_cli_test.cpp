@@ -3,11 +3,11 @@
 // the recognizer of models/en/rec.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <filesystem>
 #include <string>
 
 #include "apps/ocr_cli_support.h"
+#include "ocrforge/core/text.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -62,15 +62,11 @@ TEST(OcrLangCli, EnReadsAReceiptWithItsSpaces) {
   if (!fs::exists(test::source_dir() + "/models/en/rec/inference.onnx")) GTEST_SKIP() << "models/en is absent";
   const std::string dir = test::fresh_dir("lang_en");
   const std::string receipt = test::data_dir() + "/samples/imgs_en_254.jpg";
-  const auto lower = [](std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
   const auto en = test::ocr("--lang en --image_dir " + receipt + " --visualize false --draw_img_save_dir " + dir + "/en", dir);
   ASSERT_EQ(en.exit_code, 0) << en.err;
-  EXPECT_NE(lower(en.out).find("107 state street\t"), std::string::npos) << en.out;
-  EXPECT_NE(lower(en.out).find("07-24-2017 06:59 pm\t"), std::string::npos) << en.out;
+  EXPECT_NE(to_lower(en.out).find("107 state street\t"), std::string::npos) << en.out;
+  EXPECT_NE(to_lower(en.out).find("07-24-2017 06:59 pm\t"), std::string::npos) << en.out;
   const auto ch = test::ocr("--image_dir " + receipt + " --visualize false --draw_img_save_dir " + dir + "/ch", dir);
   ASSERT_EQ(ch.exit_code, 0) << ch.err;
-  EXPECT_EQ(lower(ch.out).find("107 state street\t"), std::string::npos) << "the default model is not the en one:\n" << ch.out;
+  EXPECT_EQ(to_lower(ch.out).find("107 state street\t"), std::string::npos) << "the default model is not the en one:\n" << ch.out;
 }
