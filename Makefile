@@ -4,12 +4,18 @@
 # Other targets: test-fast (unit tests only: `ctest -L unit -LE slow`, no
 # models, no multi-process runs), build, bootstrap, bench, install, clean,
 # model-en (remake the English document recognizer from the shared data:
-# scripts/make_model_en.sh, docs/shipped-models.md; DATA=../shared/data).
+# scripts/make_model_en.sh, docs/shipped-models.md; DATA=../shared/data),
+# test-slow (only the tests that train: labels slow and convergence).
+# CPU_KIND=avx2 (or avx512_core, avx512_core_vnni, avx512_core_bf16) runs
+# test, test-fast or test-slow as that kind of CPU would, on a machine that
+# has more (scripts/as_cpu_kind.sh; docs/architecture.md, "CPU kinds").
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 DEMO_IMAGE ?= tests/data/samples/imgs_ger_1.jpg
+CPU_KIND ?=
+AS_CPU_KIND = $(if $(CPU_KIND),bash $(CURDIR)/scripts/as_cpu_kind.sh $(CPU_KIND),)
 
 # ccache keyed on paths relative to the checkout, so fresh clones in other
 # folders (CI) reuse the compiled objects.
@@ -21,7 +27,7 @@ export CCACHE_MAXSIZE ?= 5G
 # ccache may ignore the PCH's __DATE__/__TIME__ and its defines.
 export CCACHE_SLOPPINESS ?= pch_defines,time_macros,include_file_mtime,include_file_ctime
 
-.PHONY: all demo test test-fast build bootstrap bench install clean model-en
+.PHONY: all demo test test-fast test-slow build bootstrap bench install clean model-en
 all: build
 
 bootstrap:
@@ -41,10 +47,13 @@ demo: bootstrap $(BUILD)/CMakeCache.txt
 	@echo "visualisation: ./inference_results/$(notdir $(DEMO_IMAGE))  results: ./inference_results/system_results.txt"
 
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	cd $(BUILD) && $(AS_CPU_KIND) ctest --output-on-failure -j$(JOBS)
 
 test-fast: build
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L unit -LE slow
+	cd $(BUILD) && $(AS_CPU_KIND) ctest --output-on-failure -j$(JOBS) -L unit -LE slow
+
+test-slow: build
+	cd $(BUILD) && $(AS_CPU_KIND) ctest --output-on-failure -j$(JOBS) -L "slow|convergence"
 
 bench: build
 	bash bench/run_benchmarks.sh $(BUILD)

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "ocrforge/core/error.h"
+
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -35,7 +38,7 @@ TEST(CpuFeatures, AgreeWithTheKernelsFlags) {
   const std::set<std::string> f = proc_cpuinfo_flags();
   if (f.empty()) GTEST_SKIP() << "no flags line in /proc/cpuinfo";
   auto has = [&](const char* name) { return f.count(name) > 0; };
-  const CpuFeatures& c = cpu_features();
+  const CpuFeatures& c = uncapped_cpu_features();
   std::cout << "detected: " << c.names() << "; " << int8_cpu_kind(c) << "\n";
   EXPECT_TRUE(c.x86_64);
   // The kernel lists an AVX flag only when it saves that state, as XGETBV checks.
@@ -45,6 +48,8 @@ TEST(CpuFeatures, AgreeWithTheKernelsFlags) {
   EXPECT_EQ(c.avx512_vnni, core && c.avx2 && has("avx512_vnni"));
   EXPECT_EQ(c.avx_vnni, c.avx2 && has("avx_vnni"));
   EXPECT_EQ(c.amx_int8, c.avx2 && has("amx_tile") && has("amx_int8"));
+  EXPECT_EQ(c.avx512_bf16, core && c.avx2 && has("avx512_bf16"));
+  EXPECT_EQ(c.amx_bf16, c.avx2 && has("amx_tile") && has("amx_bf16"));
 }
 
 CpuFeatures avx2_only() {
@@ -75,6 +80,41 @@ TEST(CpuFeatures, SaturationFollowsWhichKernelOrtPicks) {
   EXPECT_EQ(u8s8_products(sse), U8S8Products::Exact);
   EXPECT_EQ(u8s8_products(CpuFeatures{}), U8S8Products::Exact);  // not x86
   EXPECT_EQ(CpuFeatures{}.names(), "none");
+}
+
+CpuFeatures everything() {
+  CpuFeatures c;
+  c.x86_64 = c.avx2 = c.avx512_core = c.avx512_vnni = c.avx_vnni = c.amx_int8 = c.avx512_bf16 = c.amx_bf16 = true;
+  return c;
+}
+
+// OCRFORGE_MAX_CPU_ISA's levels take away what oneDNN's levels of the same
+// name take away, so a capped run plans int8 and bf16 as that CPU would.
+TEST(CpuFeatures, CapRemovesWhatIsAboveTheLevel) {
+  EXPECT_EQ(cap_cpu_features(everything(), "avx2").names(), "avx2");
+  EXPECT_EQ(u8s8_products(cap_cpu_features(everything(), "avx2")), U8S8Products::SaturateInt16Pairs);
+  EXPECT_EQ(cap_cpu_features(everything(), "AVX512_CORE").names(), "avx2 avx512_core");
+  EXPECT_EQ(cap_cpu_features(everything(), "avx512_core_vnni").names(), "avx2 avx512_core avx512_vnni avx_vnni");
+  EXPECT_EQ(cap_cpu_features(everything(), "avx512_core_bf16").names(),
+            "avx2 avx512_core avx512_vnni avx_vnni avx512_bf16");
+  EXPECT_EQ(cap_cpu_features(everything(), "avx512_core_amx").names(), everything().names());
+  EXPECT_EQ(cap_cpu_features(everything(), "all").names(), everything().names());
+  EXPECT_EQ(cap_cpu_features(avx2_only(), "all").names(), "avx2") << "a cap never adds";
+  try {
+    cap_cpu_features(everything(), "avx1024");
+    ADD_FAILURE() << "an unknown level must be refused";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("OCRFORGE_MAX_CPU_ISA='avx1024'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("avx512_core_vnni"), std::string::npos) << e.what();
+  }
+}
+
+// cpu_features() is the CPU's own, capped where the variable says so
+// (scripts/as_cpu_kind.sh sets it for a whole test run).
+TEST(CpuFeatures, ReportedFeaturesFollowTheEnvironmentsCap) {
+  const char* cap = std::getenv("OCRFORGE_MAX_CPU_ISA");
+  const CpuFeatures expected = cap && *cap ? cap_cpu_features(uncapped_cpu_features(), cap) : uncapped_cpu_features();
+  EXPECT_EQ(cpu_features().names(), expected.names());
 }
 
 }  // namespace

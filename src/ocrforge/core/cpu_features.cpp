@@ -8,7 +8,12 @@
 #define OCRFORGE_X86 1
 #endif
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+
+#include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
 
 namespace ocrforge {
 
@@ -46,6 +51,8 @@ CpuFeatures detect() {
   f.avx512_vnni = f.avx512_core && bit(c7, 11);
   const bool tile_state = (xcr0 & (3ull << 17)) == (3ull << 17);  // XTILECFG, XTILEDATA
   f.amx_int8 = bit(d7, 24) && bit(d7, 25) && tile_state;
+  f.avx512_bf16 = f.avx512_core && bit(a71, 5);
+  f.amx_bf16 = bit(d7, 24) && bit(d7, 22) && tile_state;
   return f;
 }
 #else
@@ -64,11 +71,45 @@ std::string CpuFeatures::names() const {
   add(avx512_vnni, "avx512_vnni");
   add(avx_vnni, "avx_vnni");
   add(amx_int8, "amx_int8");
+  add(avx512_bf16, "avx512_bf16");
+  add(amx_bf16, "amx_bf16");
   return s.empty() ? "none" : s;
 }
 
-const CpuFeatures& cpu_features() {
+const std::vector<std::string>& cpu_isa_levels() {
+  static const std::vector<std::string> levels = {"avx2",          "avx512_core",     "avx512_core_vnni",
+                                                  "avx512_core_bf16", "avx512_core_amx", "all"};
+  return levels;
+}
+
+CpuFeatures cap_cpu_features(CpuFeatures f, const std::string& level) {
+  const auto& levels = cpu_isa_levels();
+  const auto it = std::find(levels.begin(), levels.end(), to_lower(level));
+  if (it == levels.end())
+    throw UsageError("OCRFORGE_MAX_CPU_ISA='" + level + "' is not a level; use one of " + join(levels, ", ") +
+                     " (or unset it)");
+  const auto rank = it - levels.begin();
+  // VNNI of either encoding comes with the vnni level: oneDNN's avx2 and
+  // avx512_core levels have none (its AVX2_VNNI is a level of its own).
+  if (rank < 1) f.avx512_core = false;
+  if (rank < 2) f.avx512_vnni = f.avx_vnni = false;
+  if (rank < 3) f.avx512_bf16 = false;
+  if (rank < 4) f.amx_int8 = f.amx_bf16 = false;
+  f.avx512_vnni = f.avx512_vnni && f.avx512_core;
+  f.avx512_bf16 = f.avx512_bf16 && f.avx512_core;
+  return f;
+}
+
+const CpuFeatures& uncapped_cpu_features() {
   static const CpuFeatures f = detect();
+  return f;
+}
+
+const CpuFeatures& cpu_features() {
+  static const CpuFeatures f = [] {
+    const char* cap = std::getenv("OCRFORGE_MAX_CPU_ISA");
+    return cap && *cap ? cap_cpu_features(uncapped_cpu_features(), cap) : uncapped_cpu_features();
+  }();
   return f;
 }
 

@@ -44,6 +44,12 @@ std::vector<std::string> split_whitespace(const std::string& s) {
   return out;
 }
 
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
+  return out;
+}
+
 bool starts_with(const std::string& s, const std::string& p) {
   return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
 }

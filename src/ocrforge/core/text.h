@@ -11,6 +11,8 @@ std::string to_lower(std::string s);
 std::vector<std::string> split(const std::string& s, char sep);
 // Words separated by any run of white space (none for a blank string).
 std::vector<std::string> split_whitespace(const std::string& s);
+// "a, b, c" from {"a", "b", "c"} and ", ".
+std::string join(const std::vector<std::string>& items, const std::string& sep);
 bool starts_with(const std::string& s, const std::string& prefix);
 bool ends_with(const std::string& s, const std::string& suffix);
 // Removes a UTF-8 byte-order mark (EF BB BF) from the start of `line`: some

@@ -26,12 +26,6 @@ std::vector<std::string> csv(const std::string& v) {
   return out;
 }
 
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
-
 }  // namespace
 
 std::string launch_usage() {

@@ -2,23 +2,17 @@
 
 #include <ATen/autocast_mode.h>
 
-#include <fstream>
-#include <sstream>
+#include "ocrforge/core/cpu_features.h"
+#include "ocrforge/core/text.h"
 
 namespace ocrforge {
 
 std::string cpu_bf16_instructions() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("flags", 0) != 0) continue;
-    std::istringstream words(line.substr(line.find(':') + 1));
-    std::string w, found;
-    while (words >> w)
-      if (w == "avx512_bf16" || w == "amx_bf16") found += (found.empty() ? "" : ",") + w;
-    return found;  // every core lists the same flags
-  }
-  return "";
+  const CpuFeatures& cpu = cpu_features();
+  std::vector<std::string> found;
+  if (cpu.avx512_bf16) found.push_back("avx512_bf16");
+  if (cpu.amx_bf16) found.push_back("amx_bf16");
+  return join(found, ",");
 }
 
 CpuBf16Autocast::CpuBf16Autocast()

@@ -9,7 +9,8 @@
 namespace ocrforge {
 
 // The native bf16 instruction sets this CPU has ("avx512_bf16", "amx_bf16",
-// comma-separated, from /proc/cpuinfo), or "" when it has none.
+// comma-separated, from core/cpu_features.h: capped by OCRFORGE_MAX_CPU_ISA),
+// or "" when it has none.
 std::string cpu_bf16_instructions();
 
 // CPU bf16 autocast for the scope of the guard (the forward and the loss of a

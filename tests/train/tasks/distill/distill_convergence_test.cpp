@@ -1,10 +1,17 @@
 // The point of distillation (label: slow): a frozen teacher that already
 // reads a tiny set makes a student converge faster than the same student
-// trained alone. Both students start from the same weights (same seed, the
-// Student is built first), see the same batches in the same order and are
-// scored on held-out crops (another 32 rendered numbers) every 20 steps; the
-// only difference is the DML term against the teacher.
-// ctest-labels: slow train (trains for seconds to minutes on all cores: runs alone)
+// trained alone. Each pair of students starts from the same weights (same
+// seed, the Student is built first), sees the same batches in the same order
+// and is scored on held-out crops (another 32 rendered numbers) every 20
+// steps; the only difference is the DML term against the teacher.
+//
+// One pair is one draw: how fast a tiny CTC model leaves its plateau depends
+// on its seed, and on the CPU kind's float rounding, as much as on the
+// teacher. So the claim is about three pairs (seeds 1, 2, 3): the distilled
+// students' held-out curves lie higher on average (the area under them) by a
+// margin that the spread over seeds and CPU kinds leaves room for
+// (docs/architecture.md, "CPU kinds").
+// ctest-labels: convergence train (trains for about a minute on one thread)
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -27,9 +34,14 @@ std::vector<double> eval_curve(const std::string& save_dir) {
   return v;
 }
 
-Config held_out_eval(const std::string& yaml, const test::TinyTask& held_out, const std::string& save_dir) {
+// The seeds of the student pairs, and the least mean gain in held-out
+// norm_edit_dis (area under the curve) that counts as faster.
+const int kSeeds[] = {1, 2, 3};
+const double kMinMeanGain = 0.02;
+
+Config held_out_eval(const std::string& yaml, const test::TinyTask& held_out, const std::string& save_dir, int seed) {
   Config c = Config::from_string(yaml);
-  c.apply_overrides({"Eval.dataset.data_dir=" + held_out.dir,
+  c.apply_overrides({"Global.seed=" + std::to_string(seed), "Global.num_threads=1", "Eval.dataset.data_dir=" + held_out.dir,
                      "Eval.dataset.label_file_list=[" + held_out.dir + "/rec_gt.txt]",
                      "Global.eval_batch_step=[0, 20]", "Global.save_model_dir=" + save_dir});
   return c;
@@ -41,13 +53,6 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0 : s / static_cast<double>(v.size());
 }
 
-// Index of the first evaluation reaching `level` (the curve's size if none does).
-size_t first_at_least(const std::vector<double>& v, double level) {
-  size_t i = 0;
-  while (i < v.size() && v[i] < level) ++i;
-  return i;
-}
-
 std::string show(const std::vector<double>& v) {
   std::string s;
   for (double x : v) s += (s.empty() ? "" : " ") + std::to_string(x).substr(0, 5);
@@ -56,7 +61,7 @@ std::string show(const std::vector<double>& v) {
 
 }  // namespace
 
-TEST(DistillConvergence, FrozenTeacherMakesTheStudentConvergeFasterThanAlone) {
+TEST(DistillConvergence, FrozenTeacherMakesStudentsConvergeFasterThanAloneOnAverage) {
   const auto t = test::make_tiny_task("distill_conv", 32, 7);
   const auto held_out = test::make_tiny_task("distill_conv_heldout", 32, 99);
 
@@ -64,44 +69,46 @@ TEST(DistillConvergence, FrozenTeacherMakesTheStudentConvergeFasterThanAlone) {
   // 50; its best evaluation teaches.
   {
     Config c = Config::from_string(test::tiny_config(t, 200, 16));
-    c.apply_overrides({"Global.eval_batch_step=[0, 50]"});
+    c.apply_overrides({"Global.eval_batch_step=[0, 50]", "Global.num_threads=1"});
     Trainer teacher(c);
     ASSERT_EQ(teacher.train(), TrainOutcome::Completed);
   }
   const std::string teacher_ckpt = t.save_dir + "/best_accuracy";
   {
     Config c = Config::from_string(test::tiny_config(t, 200, 16));
-    c.apply_overrides({"Global.checkpoints=" + teacher_ckpt});
+    c.apply_overrides({"Global.checkpoints=" + teacher_ckpt, "Global.num_threads=1"});
     const EvalMetrics r = Trainer(c, TrainerMode::Eval).evaluate();
     ASSERT_GE(r.get("norm_edit_dis"), 0.95) << "the teacher must read its training crops for this test to mean anything";
   }
 
-  // 300 steps each (75 epochs of 4 batches), evaluated every 20 steps.
-  const std::string alone_dir = t.dir + "/alone", distilled_dir = t.dir + "/distilled";
-  {
-    Trainer alone(held_out_eval(test::tiny_config(t, 75, 8), held_out, alone_dir));
-    ASSERT_EQ(alone.train(), TrainOutcome::Completed);
+  // Per seed, 200 steps each (50 epochs of 4 batches), evaluated every 20.
+  std::vector<double> gains;
+  std::string curves;
+  for (int seed : kSeeds) {
+    const std::string tag = "/seed" + std::to_string(seed);
+    const std::string alone_dir = t.dir + tag + "/alone", distilled_dir = t.dir + tag + "/distilled";
+    {
+      Trainer alone(held_out_eval(test::tiny_config(t, 50, 8), held_out, alone_dir, seed));
+      ASSERT_EQ(alone.train(), TrainOutcome::Completed);
+    }
+    {
+      test::DistillOptions o;
+      o.teacher_pretrained = teacher_ckpt;
+      Trainer distilled(held_out_eval(test::tiny_distill_config(t, 50, 8, o), held_out, distilled_dir, seed));
+      ASSERT_EQ(distilled.train(), TrainOutcome::Completed);
+      const std::string log = test::read_text(distilled_dir + "/train.log");
+      EXPECT_NE(log.find("dml_ctc_0"), std::string::npos) << "the DML term is logged";
+      EXPECT_NE(log.find("Teacher_acc"), std::string::npos) << "the teacher's metrics are logged with its prefix";
+    }
+    const auto a = eval_curve(alone_dir), d = eval_curve(distilled_dir);
+    ASSERT_EQ(a.size(), 10u);
+    ASSERT_EQ(d.size(), a.size());
+    gains.push_back(mean(d) - mean(a));
+    curves += "seed " + std::to_string(seed) + ": alone " + show(a) + " | distilled " + show(d) + " | gain " +
+              std::to_string(gains.back()).substr(0, 6) + "\n";
   }
-  {
-    test::DistillOptions o;
-    o.teacher_pretrained = teacher_ckpt;
-    Trainer distilled(held_out_eval(test::tiny_distill_config(t, 75, 8, o), held_out, distilled_dir));
-    ASSERT_EQ(distilled.train(), TrainOutcome::Completed);
-    const std::string log = test::read_text(distilled_dir + "/train.log");
-    EXPECT_NE(log.find("dml_ctc_0"), std::string::npos) << "the DML term is logged";
-    EXPECT_NE(log.find("Teacher_acc"), std::string::npos) << "the teacher's metrics are logged with its prefix";
-  }
-  const auto a = eval_curve(alone_dir), d = eval_curve(distilled_dir);
-  ASSERT_EQ(a.size(), 15u);
-  ASSERT_EQ(d.size(), a.size());
-  // Faster convergence: a higher held-out curve on average (the area under
-  // it), and norm_edit_dis 0.3 and 0.5 reached no later. Which evaluation
-  // first crosses a threshold moves by one with the CPU's float32 kernels
-  // (AVX2 or AVX-512), so the crossing is not required to be strictly
-  // earlier. The last points are not compared on their own: at a constant lr
-  // both curves still swing there.
-  const std::string curves = "alone: " + show(a) + "\ndistilled: " + show(d);
-  EXPECT_LE(first_at_least(d, 0.3), first_at_least(a, 0.3)) << curves;
-  EXPECT_LE(first_at_least(d, 0.5), first_at_least(a, 0.5)) << curves;
-  EXPECT_GT(mean(d), mean(a)) << curves;
+  std::cout << curves;
+  // The mean gain over the seeds, not each seed's: one pair may come out
+  // even by chance while the effect is real.
+  EXPECT_GT(mean(gains), kMinMeanGain) << curves;
 }

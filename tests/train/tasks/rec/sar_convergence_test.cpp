@@ -1,13 +1,22 @@
 // The SAR branch learns (label: slow): a tiny MultiHead model (MobileNetV3
 // small 0.35, a reshape CTC neck, a SARHead of width 64) trained with
-// MultiLoss on 16 rendered numbers for 120 steps lowers its SAR loss clearly
-// (about 2.5 -> 0.2), and the SAR decoder,
-// read greedily (PaddleOCR's forward_test; PaddleOCR's MultiHead evaluation
-// itself reads the CTC branch only), reads the training words far better than
-// the same model untrained. Words it never saw (another 16 numbers) are
-// printed too, for information (a 16-word set teaches little beyond itself).
-// ctest-labels: slow train (trains for seconds to minutes on all cores: runs alone)
+// MultiLoss on 16 rendered numbers for 180 steps lowers its SAR loss clearly,
+// and the SAR decoder, read greedily (PaddleOCR's forward_test; PaddleOCR's
+// MultiHead evaluation itself reads the CTC branch only), reads the training
+// words far better than the same model untrained. Words it never saw
+// (another 16 numbers) are printed too, for information (a 16-word set
+// teaches little beyond itself).
+//
+// The learning rate falls to 0 on a cosine, as a real run's does: read at
+// the end of a constant-rate run, the greedy reading depended on where an
+// oscillating trajectory happened to stop (and on batch-norm statistics that
+// lag weights moving fast), so one CPU kind's rounding turned a pass into a
+// fail. The thresholds and the spread over seeds and CPU kinds that they
+// leave room for are in docs/architecture.md, "CPU kinds".
+// ctest-labels: convergence train (trains for seconds on one thread)
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "ocrforge/core/config.h"
 #include "ocrforge/train/tasks/rec/sar_label_encode.h"
@@ -64,22 +73,27 @@ TEST(SarConvergence, SarBranchLearnsToReadTheTrainingWords) {
                      "Eval.dataset.label_file_list=[" + held_out.dir + "/rec_gt.txt]"});
   check_config_keys(c);
   torch::manual_seed(1024);
-  at::set_num_threads(2);
+  // One thread: the model is too small for a second to pay (it is slower
+  // with two here), and the test need not run alone.
+  at::set_num_threads(1);
   auto task = make_task(c, trainer_spec_from_config(c), torch::kCPU);
   auto* rec = dynamic_cast<RecTask*>(task.get());
   ASSERT_NE(rec, nullptr);
   const RecMetric before = read_with_sar(*rec, "Train");
   const RecMetric before_held = read_with_sar(*rec, "Eval");
 
-  torch::optim::Adam opt(task->model().parameters(), torch::optim::AdamOptions(0.01));
+  const int epochs = 90;  // 2 steps each
+  const double base_lr = 0.01, steps = 2.0 * epochs;
+  torch::optim::Adam opt(task->model().parameters(), torch::optim::AdamOptions(base_lr));
   auto loader = task->make_loader("Train", true, 0, 1);
   task->model().train();
   std::vector<double> sar;
-  const int epochs = 60;  // 2 steps each
   for (int epoch = 0; epoch < epochs; ++epoch) {
     loader->start_epoch(epoch);
     Batch batch;
     while (loader->next(&batch)) {
+      const double lr = 0.5 * base_lr * (1 + std::cos(M_PI * static_cast<double>(sar.size()) / steps));
+      for (auto& group : opt.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
       opt.zero_grad();
       const StepLoss s = task->train_step(batch);
       s.loss.backward();
