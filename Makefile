@@ -5,7 +5,9 @@
 # models, no multi-process runs), build, bootstrap, bench, install, clean,
 # model-en (remake the English document recognizer from the shared data:
 # scripts/make_model_en.sh, docs/shipped-models.md; DATA=../shared/data),
-# test-slow (only the tests that train: labels slow and convergence).
+# test-slow (only the tests that train: labels slow and convergence),
+# fuzz (each fuzz target under libFuzzer + AddressSanitizer, clang, for
+# FUZZ_SECONDS each: scripts/fuzz.sh, docs/reliability.md).
 # CPU_KIND=avx2 (or avx512_core, avx512_core_vnni, avx512_core_bf16) runs
 # test, test-fast or test-slow as that kind of CPU would, on a machine that
 # has more (scripts/as_cpu_kind.sh; docs/architecture.md, "CPU kinds").
@@ -27,7 +29,7 @@ export CCACHE_MAXSIZE ?= 5G
 # ccache may ignore the PCH's __DATE__/__TIME__ and its defines.
 export CCACHE_SLOPPINESS ?= pch_defines,time_macros,include_file_mtime,include_file_ctime
 
-.PHONY: all demo test test-fast test-slow build bootstrap bench install clean model-en
+.PHONY: all demo test test-fast test-slow build bootstrap bench install clean model-en fuzz
 all: build
 
 bootstrap:
@@ -57,6 +59,10 @@ test-slow: build
 
 bench: build
 	bash bench/run_benchmarks.sh $(BUILD)
+
+FUZZ_SECONDS ?= 300
+fuzz: bootstrap
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
 
 DATA ?= ../shared/data
 model-en: bootstrap $(BUILD)/CMakeCache.txt

@@ -22,8 +22,10 @@ MODELS_SHA=9b6666eae0b51936f186bcf4d581c403b63232c8d2d256308d2259dee3afd14e
 # BLAS unless an optimised one is installed; the OpenMP build takes LibTorch's
 # thread count. docs/benchmarks.md has the training figures.
 # liblmdb-dev: PaddleOCR's LMDBDataSet (training reads LMDB data sets).
+# libjpeg-dev, libtiff-dev: image sizes are read by the decoders' own
+# libraries before decoding (src/ocrforge/infer/image_header.h).
 PACKAGES=(cmake g++ make ccache pkg-config ca-certificates npm
-  libopencv-dev libpolyclipping-dev libyaml-cpp-dev nlohmann-json3-dev
+  libopencv-dev libjpeg-dev libtiff-dev libpolyclipping-dev libyaml-cpp-dev nlohmann-json3-dev
   libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   fonts-noto-cjk fonts-dejavu-core fonts-liberation2 wamerican libfreetype-dev libharfbuzz-dev
   libtorch-dev libgloo-dev python3-torch libonnx-dev python3-onnx liblmdb-dev

@@ -21,6 +21,7 @@
 #include "ocrforge/core/atomic_file.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/flags.h"
+#include "ocrforge/core/json_bounded.h"
 #include "ocrforge/core/label_split.h"
 #include "ocrforge/core/output_paths.h"
 #include "ocrforge/dataprep/cls_pairs.h"
@@ -99,7 +100,7 @@ int data_select(FlagSet& flags) {
     const std::string where = "'" + label + "' line " + std::to_string(no + 1);
     if (!split_det_line(lines[no], '\t', &paths[no], &json)) throw Error(where + " is not path<TAB>JSON");
     try {
-      pages[no] = nlohmann::json::parse(json);
+      pages[no] = parse_json_bounded(json);
     } catch (const std::exception& e) {
       throw Error(where + ": not JSON (" + e.what() + ")");
     }

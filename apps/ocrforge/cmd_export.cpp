@@ -20,7 +20,7 @@ int cmd_export(const Args& args) {
                  "Global.pretrained_model\n";
     return 0;
   }
-  const ExportReport r = export_inference_model(load_train_config(t));
+  const ExportReport r = export_inference_model(load_train_config(t), t.overwrite);
   for (const auto& n : r.notes) std::cout << "export: " << n << "\n";
   if (!r.members.empty()) {  // a distillation: one inference folder per model
     std::cout << "export: " << r.parameters << " parameter tensors read from " << r.weights_from << "\n";

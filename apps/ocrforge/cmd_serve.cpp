@@ -34,6 +34,8 @@ static void declare_serve_flags(FlagSet& f) {
   f.add("request_read_timeout", "30", "seconds a whole request (line, headers, body) may take to arrive (slow clients are cut off)");
   f.add("keep_alive_timeout", "5", "seconds an idle kept-alive connection stays open");
   f.add("http_threads", "32", "connections served at once (each holds a thread while a request is read or answered)");
+  f.add("max_connections_per_client", "8", "connections one client address may hold at once (more get 429); 0: no cap (behind a reverse proxy, where every client is the proxy)");
+  f.add("drain_timeout", "5", "seconds a request still arriving gets once SIGTERM stops the server (requests being processed finish)");
   f.add("tls_cert", "", "PEM certificate: serve HTTPS (with --tls_key)");
   f.add("tls_key", "", "PEM private key of --tls_cert");
   f.add("access_log", "-", "where one JSON line per request goes: - (standard output), a file, or '' (none)");
@@ -55,7 +57,10 @@ static ServeParams serve_options_from_flags(const FlagSet& f, const ImageReadPar
   ServeParams o;
   o.host = f.get("host");
   o.port = f.get_int_at_least("port", 0);
-  if (!f.get("api_keys_file").empty()) o.keys = ApiKeys::load(f.get("api_keys_file"));
+  if (!f.get("api_keys_file").empty()) {
+    o.keys = ApiKeys::load(f.get("api_keys_file"));
+    for (const auto& w : o.keys.warnings()) std::cerr << "ocrforge serve: warning: " << w << "\n";
+  }
   o.insecure = f.get_bool("insecure");
   o.allow_urls = f.get_bool("allow_urls");
   o.max_body_bytes = static_cast<size_t>(f.get_int_at_least("max_body_mb", 1)) << 20;
@@ -71,6 +76,8 @@ static ServeParams serve_options_from_flags(const FlagSet& f, const ImageReadPar
   o.connection.request_read_timeout = ms("request_read_timeout");
   o.connection.keep_alive_timeout = ms("keep_alive_timeout");
   o.http_threads = f.get_int_at_least("http_threads", 1);
+  o.connection.max_connections_per_client = static_cast<size_t>(f.get_int_at_least("max_connections_per_client", 0));
+  o.connection.drain_timeout = ms("drain_timeout");
   o.tls_cert = f.get("tls_cert");
   o.tls_key = f.get("tls_key");
   o.access_log = f.get("access_log");

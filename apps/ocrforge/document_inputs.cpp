@@ -16,13 +16,17 @@ bool has_ext(const std::string& path, const std::string& ext) { return ends_with
 
 }  // namespace
 
-std::vector<int> DocumentInputs::selected(int count, const std::string& file) const {
+std::vector<int> DocumentInputs::selected(int count, const std::string& file, bool counted_in_full) const {
   std::vector<int> pages = p_.pages.pages_of(count);
   if (p_.page_num > 0 && static_cast<int>(pages.size()) > p_.page_num) pages.resize(static_cast<size_t>(p_.page_num));
   if (pages.empty())
     throw Error("'" + file + "' has " + std::to_string(count) + " pages, none of them selected by --pages");
   if (p_.max_pages > 0 && static_cast<int>(pages.size()) > p_.max_pages)
-    throw Error("'" + file + "' has " + std::to_string(pages.size()) + " pages to read, more than --max_pages " +
+    // A TIFF's directories are read one past the cap only: its count is not known.
+    throw Error("'" + file + "' has " +
+                (counted_in_full ? std::to_string(pages.size()) + " pages to read, more than"
+                                 : std::string("more pages to read than")) +
+                " --max_pages " +
                 std::to_string(p_.max_pages) + ": choose some with --pages (e.g. --pages 1-100) or raise --max_pages");
   return pages;
 }
@@ -48,8 +52,9 @@ void DocumentInputs::add_tiff(const std::string& file, std::vector<InputItem>& o
   // One IFD more than the cap, so that "more than --max_pages" is seen
   // without walking a 100,000-page chain.
   const int cap = p_.max_pages > 0 ? p_.max_pages : 1 << 20;
-  const std::vector<TiffPage> tiff = tiff_pages(file, p_.pages.all() && p_.page_num == 0 ? cap : 1 << 20);
-  const std::vector<int> pages = selected(static_cast<int>(tiff.size()), file);
+  const int walked = p_.pages.all() && p_.page_num == 0 ? cap : 1 << 20;
+  const std::vector<TiffPage> tiff = tiff_pages(file, walked);
+  const std::vector<int> pages = selected(static_cast<int>(tiff.size()), file, static_cast<int>(tiff.size()) <= walked);
   for (int page : pages) {
     InputItem it;
     it.file = file;

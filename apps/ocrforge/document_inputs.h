@@ -57,7 +57,8 @@ class DocumentInputs {
  private:
   void add_pdf(const std::string& file, std::vector<InputItem>& out);
   void add_tiff(const std::string& file, std::vector<InputItem>& out);
-  std::vector<int> selected(int count, const std::string& file) const;
+  // `counted_in_full`: false when `count` stopped one past a cap (there may be more).
+  std::vector<int> selected(int count, const std::string& file, bool counted_in_full = true) const;
 
   DocumentReadParams p_;
   std::map<std::string, InputItem> items_;

@@ -100,6 +100,7 @@ size_t for_each_image(const char* command, const std::vector<std::string>& image
         DecoderMessages capture;
         try {
           img = reader(path);
+          if (!img.warning.empty()) std::fprintf(stderr, "%s\n", img.warning.c_str());
         } catch (...) {
           decoder = capture.take();
           throw;

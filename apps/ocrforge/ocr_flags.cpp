@@ -182,6 +182,9 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   det.post.thresh = static_cast<float>(f.get_double_in("det_db_thresh", 0, 1));
   det.post.box_thresh = static_cast<float>(f.get_double_in("det_db_box_thresh", 0, 1));
   det.post.unclip_ratio = static_cast<float>(f.get_double_above("det_db_unclip_ratio", 0));
+  if (det.post.unclip_ratio > kMaxUnclipRatio)
+    throw UsageError("--det_db_unclip_ratio=" + f.get("det_db_unclip_ratio") + " is over " +
+                     number_text(kMaxUnclipRatio) + " (PaddleOCR's configs use 1.5 to 4)");
   det.post.use_dilation = f.get_bool("use_dilation");
   const std::string sm = f.get("det_db_score_mode");
   if (sm != "fast" && sm != "slow") throw UsageError("--det_db_score_mode must be fast or slow, got '" + sm + "'");

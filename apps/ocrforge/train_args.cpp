@@ -7,11 +7,14 @@ namespace ocrforge {
 
 std::string train_usage(const std::string& command) {
   return "usage: ocrforge " + command +
-         " -c CONFIG.yml [-o Section.key=value ...]" + (command == "eval" ? " [--save_wrong FILE]" : "") + "\n"
+         " -c CONFIG.yml [-o Section.key=value ...]" + (command == "eval" ? " [--save_wrong FILE]" : "") +
+         (command == "export" ? " [--overwrite]" : "") + "\n"
          "  -c, --config   PaddleOCR-style YAML config (see configs/rec/ and docs/config.md)\n"
          "  -o, --opt      overrides, e.g. -o Global.epoch_num=3 Global.use_gpu=False\n" +
          (command == "eval" ? "  --save_wrong FILE  write every wrong sample (image, label, prediction, score; tab-separated)\n"
-                            : "");
+                            : "") +
+         (command == "export" ? "  --overwrite    replace a model already in Global.save_inference_dir (refused without it)\n"
+                              : "");
 }
 
 Config load_train_config(const TrainArgs& t) {
@@ -35,6 +38,8 @@ TrainArgs parse_train_args(const Args& args, const std::string& command) {
       if (a == "--save_wrong" && i + 1 >= args.size()) throw UsageError("--save_wrong needs a file name");
       t.save_wrong = a == "--save_wrong" ? args[++i] : a.substr(13);
       if (t.save_wrong.empty()) throw UsageError("--save_wrong needs a file name");
+    } else if (command == "export" && a == "--overwrite") {
+      t.overwrite = true;
     } else if (a == "-o" || a == "--opt") {
       while (i + 1 < args.size() && !starts_with(args[i + 1], "-")) t.overrides.push_back(args[++i]);
     } else {

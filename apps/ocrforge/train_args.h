@@ -14,6 +14,7 @@ struct TrainArgs {
   std::string config;
   std::vector<std::string> overrides;
   std::string save_wrong;  // eval only: file listing every wrong sample
+  bool overwrite = false;  // export only: replace an inference model already there
   bool help = false;
 };
 

@@ -107,13 +107,23 @@ InputImage decode_file(const std::string& path, const ImageReadParams& read, con
   if (is_pdf_header(head, n)) throw NotSupportedYet("'" + path + "' is a PDF: " + kPdfAdvice);
   InputImage out;
   if (is_png_with_alpha(head, n)) {
-    const cv::Size size = probe_image_size(path);
-    if (read.max_pixels > 0 && static_cast<int64_t>(size.width) * size.height > read.max_pixels)
-      throw BadInput("image '" + path + "' is " + std::to_string(size.width) + " x " + std::to_string(size.height) +
-                     " pixels, over max_image_pixels=" + std::to_string(read.max_pixels) + "; shrink it or raise the cap");
+    std::string bytes;
+    {
+      std::ifstream in(path, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    if (bytes.size() > static_cast<size_t>(INT32_MAX))
+      throw BadInput("image '" + path + "' is over the 2 GiB a decoder call takes");
+    try {
+      check_image_budget(bytes, path, read.max_pixels);
+    } catch (const Error& e) {
+      throw BadInput(e.what());
+    }
     cv::Mat raw;
     try {
-      raw = cv::imread(path, cv::IMREAD_UNCHANGED);
+      // The bytes the budget was checked on, not the file read again.
+      const cv::Mat buf(1, static_cast<int>(bytes.size()), CV_8UC1, bytes.data());
+      raw = cv::imdecode(buf, cv::IMREAD_UNCHANGED);
     } catch (const cv::Exception& e) {
       throw BadInput("image '" + path + "' cannot be decoded: " + e.what());
     }
@@ -122,6 +132,10 @@ InputImage decode_file(const std::string& path, const ImageReadParams& read, con
   } else {
     try {
       LoadedImage img = read_image(path, read.max_side, read.max_pixels);
+      // As libjpeg itself says it when it reads a file that stops early.
+      if (!img.warning.empty())
+        std::fprintf(stderr, "ocrforge: warning: image '%s': %s (decoded what could be read)\n", path.c_str(),
+                     img.warning.c_str());
       out.bgr = img.bgr;
       out.scale = img.scale;
     } catch (const Error& e) {
@@ -133,11 +147,18 @@ InputImage decode_file(const std::string& path, const ImageReadParams& read, con
   return out;
 }
 
-InputImage decode_bytes(std::string_view data, const Preprocess& pre) {
+InputImage decode_bytes(std::string_view data, const ImageReadParams& read, const Preprocess& pre) {
   const auto* h = reinterpret_cast<const unsigned char*>(data.data());
   if (data.empty()) throw BadInput("image bytes are empty (0 bytes)");
   if (data.size() > static_cast<size_t>(INT32_MAX)) throw BadInput("image bytes are over 2 GiB; pass the file's path instead");
   if (is_pdf_header(h, data.size())) throw NotSupportedYet(std::string("the bytes are a PDF: ") + kPdfAdvice);
+  try {
+    // The same budget as a path gets, from the decoder's reading of the
+    // header, before the decode below allocates anything.
+    check_image_budget(std::string(data), "bytes (" + std::to_string(data.size()) + " bytes)", read.max_pixels);
+  } catch (const Error& e) {
+    throw BadInput(e.what());
+  }
   cv::Mat raw;
   try {
     const cv::Mat buf(1, static_cast<int>(data.size()), CV_8UC1, const_cast<char*>(data.data()));

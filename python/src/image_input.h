@@ -32,9 +32,9 @@ struct InputImage {
 // BadInput (empty, too large, corrupt, not an image).
 InputImage decode_file(const std::string& path, const ImageReadParams& read, const Preprocess& pre);
 
-// Encoded image bytes (what open(path, "rb").read() gives); BadInput or
-// NotSupportedYet as decode_file.
-InputImage decode_bytes(std::string_view data, const Preprocess& pre);
+// Encoded image bytes (what open(path, "rb").read() gives), under the same
+// pixel budget as a path; BadInput or NotSupportedYet as decode_file.
+InputImage decode_bytes(std::string_view data, const ImageReadParams& read, const Preprocess& pre);
 
 // An 8-bit image with 1, 3 or 4 channels (16-bit is scaled to 8) as BGR:
 // grey is expanded, BGRA blended onto alpha_rgb with PaddleOCR's arithmetic

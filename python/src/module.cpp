@@ -64,8 +64,15 @@ class ImageArg {
   InputImage decode(const ImageReadParams& read) const {
     switch (kind_) {
       case Kind::Path: return decode_file(path_, read, pre_);
-      case Kind::Bytes: return decode_bytes(bytes_, pre_);
+      case Kind::Bytes: return decode_bytes(bytes_, read, pre_);
       case Kind::Array: {
+        // An array is in memory already, but what is made of it (a BGR
+        // copy, the detector's input) is not: the same budget as a file.
+        const int64_t pixels = static_cast<int64_t>(array_.rows) * array_.cols;
+        if (read.max_pixels > 0 && pixels > read.max_pixels)
+          throw BadInput("image array is " + std::to_string(array_.cols) + " x " + std::to_string(array_.rows) +
+                         " = " + std::to_string(pixels) + " pixels, over max_image_pixels=" +
+                         std::to_string(read.max_pixels) + "; shrink it or raise the cap");
         InputImage out;
         out.bgr = apply_preprocess(to_bgr(array_, pre_.alpha_rgb, "image array"), pre_);
         return out;

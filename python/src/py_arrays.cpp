@@ -1,5 +1,6 @@
 #include "py_arrays.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ cv::Mat mat_from_array(const py::array& array, bool* is_view) {
                    std::string(py::str(array.dtype())) + "; convert it, e.g. arr.astype(numpy.uint8)");
   if (info.ndim != 2 && info.ndim != 3)
     throw BadInput("image array: expected shape (H, W) or (H, W, C), got " + shape_text(info));
+  // Sides beyond an int (a broadcast view costs no memory whatever its
+  // shape) are refused, not cut to their low 32 bits.
+  for (py::ssize_t side : info.shape)
+    if (side > INT32_MAX)
+      throw BadInput("image array: shape " + shape_text(info) + " has a side over 2^31 - 1 pixels");
   const int rows = static_cast<int>(info.shape[0]), cols = static_cast<int>(info.shape[1]);
   const int ch = info.ndim == 3 ? static_cast<int>(info.shape[2]) : 1;
   if (rows == 0 || cols == 0) throw BadInput("image array is empty: shape " + shape_text(info));

@@ -207,9 +207,14 @@ TEST(OcrDocuments, BadDocumentsAreReportedAndTheOtherFilesRead) {
     std::string t = std::string("II*\0\x08\0\0\0", 8);
     const auto u16 = [&](uint32_t v) { t += static_cast<char>(v & 0xFF); t += static_cast<char>(v >> 8); };
     const auto u32 = [&](uint32_t v) { u16(v & 0xFFFF); u16(v >> 16); };
-    u16(2);
-    u16(256); u16(4); u32(1); u32(100000);
-    u16(257); u16(4); u32(1); u32(100000);
+    // The tags libtiff requires (an IFD without strips is not a TIFF at all).
+    u16(6);
+    u16(256); u16(4); u32(1); u32(100000);  // ImageWidth
+    u16(257); u16(4); u32(1); u32(100000);  // ImageLength
+    u16(258); u16(3); u32(1); u32(8);       // BitsPerSample
+    u16(262); u16(3); u32(1); u32(1);       // Photometric: min-is-black
+    u16(273); u16(4); u32(1); u32(8);       // StripOffsets
+    u16(279); u16(4); u32(1); u32(1);       // StripByteCounts
     u32(0);
     test::write_text(in + "/bomb.tif", t);
   }

@@ -4,6 +4,7 @@
 // reads back equal with protocols 2, 3 and 4, and loads in Python when
 // python3 with numpy is installed; a tensor over 100 MB round-trips.
 #include "ocrforge/core/pdparams.h"
+#include "ocrforge/core/safe_unpickler.h"
 
 #include <gtest/gtest.h>
 
@@ -274,4 +275,56 @@ TEST(Pdparams, ReaderRefusesWhatIsNotAStateDictOfNumericArrays) {
   ASSERT_EQ(static_cast<uint8_t>(fortran[build + 1]), 0x89);
   fortran[build + 1] = static_cast<char>(0x88);
   EXPECT_TRUE(contains(parse(fortran), "is Fortran-ordered"));
+}
+
+// Round 3, defect 7: memo references made one 8 MiB array the value of 1,000
+// keys, each materialised (5 GB from an 8 MB file). Tensor bytes are now
+// bounded by the file's own size, checked before any copy.
+TEST(Pdparams, ReaderRefusesOneArrayMultipliedByMemoReferences) {
+  const std::string good = ocrforge::test::read_text(fixture("state_dict_p4.pdparams"));
+  ASSERT_EQ(good.back(), '.');
+  auto parse = [](const std::string& bytes) {
+    return message_of<Error>([&] { ocrforge::parse_pdparams(bytes, "x.pdparams"); });
+  };
+  // The state dict is on the stack before STOP: add keys whose values are
+  // LONG_BINGET of a memoized array (its index found by trying them).
+  const auto with_refs = [&](uint32_t memo, int copies) {
+    std::string s = good.substr(0, good.size() - 1) + "(";
+    for (int i = 0; i < copies; ++i) {
+      const std::string key = "dup" + std::to_string(i);
+      s += std::string("\x8c") + static_cast<char>(key.size()) + key + "j";
+      for (int k = 0; k < 4; ++k) s.push_back(static_cast<char>((memo >> (8 * k)) & 0xff));
+    }
+    return s + "u.";
+  };
+  int64_t best = -1;
+  uint32_t memo = 0;
+  for (uint32_t k = 0; k < 400; ++k) {
+    try {
+      const auto root = ocrforge::read_pickle(with_refs(k, 1), "probe");
+      const auto& v = *root->entries.back().second;
+      if (v.kind == ocrforge::PickleValue::Kind::Array && static_cast<int64_t>(v.array->data.size()) > best) {
+        best = static_cast<int64_t>(v.array->data.size());
+        memo = k;
+      }
+    } catch (const Error&) {
+    }
+  }
+  ASSERT_GT(best, 0) << "no memoized array in the fixture";
+  // One extra reference to an array fits in the file's size; enough of them do not.
+  EXPECT_NO_THROW(ocrforge::parse_pdparams(with_refs(memo, 1), "x.pdparams"));
+  const int copies = static_cast<int>(good.size() / static_cast<size_t>(best)) + 2;
+  const std::string msg = parse(with_refs(memo, copies));
+  EXPECT_TRUE(contains(msg, "more than the")) << msg;
+  EXPECT_TRUE(contains(msg, "memo references")) << msg;
+}
+
+// Round 3, defect 8: a text file given as .pdparams was reported by its
+// first letter read as an opcode ("BINGET memo entry 101").
+TEST(Pdparams, TextFileIsToldAsNotAPickle) {
+  const std::string msg =
+      message_of<Error>([&] { ocrforge::parse_pdparams("hello, this is a note\n", "x.pdparams"); });
+  EXPECT_TRUE(contains(msg, "not a pickle of protocol 2 or later")) << msg;
+  EXPECT_TRUE(contains(msg, "starts with \"hello, this is a")) << msg;
+  EXPECT_FALSE(contains(msg, "BINGET")) << msg;
 }

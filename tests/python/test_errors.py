@@ -93,3 +93,26 @@ def test_missing_model(tmp_path):
     with pytest.raises(RuntimeError, match="empty_model"):
         PaddleOCR(det_model_dir=str(empty), show_log=False)
     assert os.path.isdir(empty)
+
+
+def test_round3_hostile_inputs(tmp_path):
+    """Round 3 of docs/reliability.md: the pixel budget holds for bytes and
+    arrays as for paths; a broadcast view with a side past 2^31 raises
+    instead of being read as a few rows; an undecodable path is a ValueError."""
+    from ocrforge import PaddleOCR
+
+    small = PaddleOCR(lang="ch", show_log=False, max_image_pixels=10000)
+    png = bytearray(open(os.path.join(os.environ["OCRFORGE_SOURCE_DIR"], "tests", "fuzz", "corpus",
+                                      "image_decode", "img.png"), "rb").read())
+    png[16:20] = (20000).to_bytes(4, "big")  # the IHDR claims 20000 x 16
+    with pytest.raises(ValueError, match="over --max_image_pixels"):
+        small.ocr(bytes(png))
+    with pytest.raises(ValueError, match="over max_image_pixels"):
+        small.ocr(np.zeros((200, 200, 3), np.uint8))
+    view = np.broadcast_to(np.zeros((1, 2), np.uint8), (2 ** 32 + 5, 2))
+    with pytest.raises(ValueError, match="over 2\\^31"):
+        small.ocr(view)
+    cut = tmp_path / "bad.jpg"
+    cut.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 40)
+    with pytest.raises(ValueError, match="cannot be decoded"):
+        small.ocr(str(cut))

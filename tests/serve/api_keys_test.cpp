@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "ocrforge/core/error.h"
 #include "test_support.h"
 
@@ -34,6 +36,28 @@ TEST(ApiKeys, BadFilesAreUsageErrorsNamingThem) {
       EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << e.what();
     }
   }
+}
+
+// Round 3, defect 8: a folder or /dev/zero was read (586 MB) before "holds
+// no key"; a keys file every user could read got no word.
+TEST(ApiKeys, OnlyASmallRegularFileIsReadAndOpenPermissionsAreWarned) {
+  const std::string dir = test::fresh_dir("keys_kinds");
+  const auto refusal = [](const std::string& path) {
+    return test::message_of<UsageError>([&] { ApiKeys::load(path); });
+  };
+  EXPECT_NE(refusal(dir).find("is a folder"), std::string::npos) << refusal(dir);
+  EXPECT_NE(refusal("/dev/zero").find("not a regular file"), std::string::npos) << refusal("/dev/zero");
+  test::write_text(dir + "/huge.txt", std::string(2 << 20, 'k'));
+  EXPECT_NE(refusal(dir + "/huge.txt").find("more than a keys file's 1 MiB"), std::string::npos);
+  const std::string keys = dir + "/keys.txt";
+  test::write_text(keys, "0123456789abcdef0123\n");
+  std::filesystem::permissions(keys, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  EXPECT_TRUE(ApiKeys::load(keys).warnings().empty());
+  std::filesystem::permissions(keys, std::filesystem::perms::others_read, std::filesystem::perm_options::add);
+  const ApiKeys open = ApiKeys::load(keys);
+  ASSERT_EQ(open.warnings().size(), 1u);
+  EXPECT_NE(open.warnings()[0].find("mode 604"), std::string::npos) << open.warnings()[0];
+  EXPECT_TRUE(open.accepts("0123456789abcdef0123"));
 }
 
 TEST(ApiKeys, KeyComesFromBearerOrXApiKey) {

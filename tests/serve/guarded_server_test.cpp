@@ -167,3 +167,103 @@ TEST(GuardedServer, ServesHttpsAndDropsAStalledHandshake) {
   EXPECT_TRUE(server_gave_up(fd));
   ::close(fd);
 }
+
+// Clients that send one byte of a request every 200 ms (inside the read
+// timeout, so only deadlines end them), on a thread, until stopped.
+struct Tricklers {
+  std::vector<int> fds;
+  std::atomic<bool> run{true};
+  std::thread thread;
+  Tricklers(int port, int n) {
+    for (int i = 0; i < n; ++i) fds.push_back(connect_to(port));
+    thread = std::thread([this] {
+      const std::string line = "GET /hi HTTP/1.1\r\nX-Slow: " + std::string(1000, 'a');
+      for (size_t i = 0; run && i < line.size(); ++i) {
+        for (int fd : fds) (void)::send(fd, &line[i], 1, MSG_NOSIGNAL);
+        std::this_thread::sleep_for(200ms);
+      }
+    });
+  }
+  ~Tricklers() {
+    run = false;
+    thread.join();
+    for (int fd : fds) ::close(fd);
+  }
+};
+
+static double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Defect 5 of round 3: a connection queued behind trickling ones got a
+// fresh deadline when a thread took it, so 50 of them delayed everyone by a
+// minute. Its deadline now counts from accept: the queue clears at once.
+TEST(GuardedServer, QueuedConnectionsKeepTheirDeadlineFromAccept) {
+  ConnectionLimits limits = short_limits();
+  limits.max_connections_per_client = 0;  // all from 127.0.0.1: only the deadline is tested here
+  GuardedHttpServer server(limits);
+  server.new_task_queue = [] { return new ConnectionThreads(2); };
+  add_routes(server);
+  Running<GuardedHttpServer> run(server);
+  Tricklers slow(run.port, 8);  // 2 threads: 6 of them queue
+  std::this_thread::sleep_for(100ms);
+  const auto start = Clock::now();
+  httplib::Client client("127.0.0.1", run.port);
+  client.set_read_timeout(10, 0);
+  auto res = client.Get("/hi");
+  ASSERT_TRUE(res) << httplib::to_string(res.error());
+  EXPECT_EQ(res->body, "hello");
+  // The first two hold their threads up to their 1.5 s deadline; the six
+  // queued ones are past theirs when a thread takes them (before: 4 x 1.5 s).
+  EXPECT_LT(seconds_since(start), 2.5);
+}
+
+TEST(GuardedServer, OneClientAddressHoldsAtMostItsCapAndOthersAreServed) {
+  ConnectionLimits limits = short_limits();
+  limits.max_connections_per_client = 2;
+  GuardedHttpServer server(limits);
+  add_routes(server);
+  Running<GuardedHttpServer> run(server);
+  Tricklers slow(run.port, 2);
+  std::this_thread::sleep_for(200ms);  // both taken by threads
+  const int third = connect_to(run.port);
+  ASSERT_GE(third, 0);
+  pollfd p{third, POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, 1000), 1) << "a connection over the cap was kept waiting";
+  char buf[512] = {0};
+  const ssize_t n = ::recv(third, buf, sizeof(buf) - 1, 0);
+  ::close(third);
+  ASSERT_GT(n, 0);
+  const std::string answer(buf, static_cast<size_t>(n));
+  EXPECT_EQ(answer.rfind("HTTP/1.1 429", 0), 0u) << answer;
+  EXPECT_NE(answer.find("max_connections_per_client"), std::string::npos) << answer;
+  slow.run = false;
+  for (int fd : slow.fds) ::shutdown(fd, SHUT_RDWR);  // their slots free when the server sees them go
+  std::this_thread::sleep_for(300ms);
+  httplib::Client client("127.0.0.1", run.port);
+  auto res = client.Get("/hi");
+  ASSERT_TRUE(res) << httplib::to_string(res.error());
+  EXPECT_EQ(res->body, "hello");
+}
+
+// Defect 5: a SIGTERM drain waited for every trickling request; a request
+// still arriving now gets drain_timeout after the stop.
+TEST(GuardedServer, StopEndsRequestsStillArrivingWithinTheDrainTimeout) {
+  ConnectionLimits limits = short_limits();
+  limits.request_read_timeout = 30000ms;
+  limits.drain_timeout = 500ms;
+  limits.max_connections_per_client = 0;
+  GuardedHttpServer server(limits);
+  server.new_task_queue = [] { return new ConnectionThreads(2); };
+  add_routes(server);
+  std::atomic<bool> ended{false};
+  const int port = server.bind_to_any_port("127.0.0.1");
+  std::thread listener([&] {
+    server.listen_after_bind();
+    ended = true;
+  });
+  Tricklers slow(port, 6);
+  std::this_thread::sleep_for(300ms);
+  const auto start = Clock::now();
+  stop_listening(server, ended);
+  listener.join();
+  EXPECT_LT(seconds_since(start), 1.5) << "the drain waited for trickling clients";
+}

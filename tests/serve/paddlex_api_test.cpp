@@ -84,12 +84,33 @@ TEST(PaddlexApi, BadRequestsGetTheirStatusAndAMessageNamingTheField) {
       {R"({"file": "aGVsbG8=", "fileType": 1, "textDetLimitSideLen": 0})", 422, "textDetLimitSideLen"},
       {R"({"file": "aGVsbG8=", "fileType": 1, "visualize": "yes"})", 422, "visualize"},
       {R"({"file": "aGVsbG8=", "fileType": 1, "useDocUnwarping": true})", 422, "useDocUnwarping is not supported"},
+      // Beyond a double's range: nlohmann refuses it as out of range, which
+      // must read as a bad request, not an internal error.
+      {R"({"file": "aGVsbG8=", "fileType": 1, "textDetThresh": 1e400})", 400, "not JSON"},
+      {R"({"file": "aGVsbG8=", "fileType": 1, "textDetUnclipRatio": 1e11})", 422, "textDetUnclipRatio"},
+      {R"({"file": "aGVsbG8=", "fileType": 1, "textDetLimitSideLen": 4000})", 422, "textDetLimitSideLen must be an integer in 32..2048"},
+      {R"({"file": "aGVsbG8=", "fileType": 1, "textDetLimitSideLen": 31})", 422, "textDetLimitSideLen"},
   };
   for (const auto& c : cases) {
     const auto [status, message] = refusal(c.body);
     EXPECT_EQ(status, c.status) << c.body << " -> " << message;
     EXPECT_NE(message.find(c.says), std::string::npos) << c.body << " -> " << message;
   }
+}
+
+// An array nested 60,000 deep in a typed field crashed the server (the
+// error message dumped the value recursively). The depth is bounded where
+// the body is read, and the answer names the field.
+TEST(PaddlexApi, DeeplyNestedFieldIsRefusedNamingIt) {
+  const std::string deep = std::string(60000, '[') + std::string(60000, ']');
+  const auto [status, message] = refusal(R"({"file": "aGk=", "fileType": )" + deep + "}");
+  EXPECT_EQ(status, 400) << message;
+  EXPECT_NE(message.find("field 'fileType' nests arrays or objects deeper than"), std::string::npos) << message;
+  // Within the bound, a wrong value is described, cut short.
+  const std::string nested = std::string(30, '[') + std::string(30, ']');
+  const auto [status2, message2] = refusal(R"({"file": "aGk=", "fileType": )" + nested + "}");
+  EXPECT_EQ(status2, 422) << message2;
+  EXPECT_LT(message2.size(), 200u) << message2;
 }
 
 TEST(PaddlexApi, ResponseHasPaddlexEnvelopeAndPrunedResult) {

@@ -7,8 +7,10 @@
 using namespace ocrforge;
 
 TEST(ServeParams, LoopbackAddressesAreRecognised) {
-  for (const char* h : {"127.0.0.1", "127.1.2.3", "::1", "localhost"}) EXPECT_TRUE(is_loopback_host(h)) << h;
-  for (const char* h : {"0.0.0.0", "::", "10.0.0.5", "192.168.1.2", "example.org", ""})
+  // "127.1" is how inet_aton (and so the listener) spells 127.0.0.1.
+  for (const char* h : {"127.0.0.1", "127.1.2.3", "::1", "localhost", "127.1", "::ffff:127.0.0.1"})
+    EXPECT_TRUE(is_loopback_host(h)) << h;
+  for (const char* h : {"0.0.0.0", "::", "10.0.0.5", "192.168.1.2", "example.org", "", "128.1", "::ffff:10.0.0.1"})
     EXPECT_FALSE(is_loopback_host(h)) << h;
 }
 

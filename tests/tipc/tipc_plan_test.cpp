@@ -33,7 +33,7 @@ TEST(TipcPlan, FleetConfigComposesLaunchExportAndBothBatchSizes) {
                 " -o Global.use_gpu=True Global.save_model_dir=" + save +
                 " Global.epoch_num=3 Global.auto_cast=fp32 Train.loader.batch_size_per_card=16");
   EXPECT_EQ(p.stages[1].command(), "ocrforge export -c " + kCfg + " -o Global.checkpoints=" + save +
-                                       "/latest Global.save_inference_dir=" + save);
+                                       "/latest Global.save_inference_dir=" + save + " --overwrite");
   EXPECT_EQ(p.stages[1].log_path, save + "_export.log");
   for (int b : {1, 6}) {
     const TipcStage& s = p.stages[b == 1 ? 2 : 3];
@@ -156,7 +156,7 @@ TEST(TipcPlan, DetectorConfigExportsItsTrainModelThenInfersItInWholeInfer) {
   ASSERT_EQ(p.stages.size(), 3u);  // export, GPU inference, CPU inference
   const std::string model = "./inference/ch_ppocr_mobile_v2.0_det_train/best_accuracy";
   EXPECT_EQ(p.stages[0].command(), "ocrforge export -c configs/det/ch_ppocr_v2.0/ch_det_mv3_db_v2.0.yml -o "
-                                   "Global.checkpoints=" + model + " Global.save_inference_dir=" + model);
+                                   "Global.checkpoints=" + model + " Global.save_inference_dir=" + model + " --overwrite");
   EXPECT_EQ(p.stages[0].log_path, "./test_tipc/output/ch_ppocr_mobile_v2_0_det/whole_infer/_export_0.log");
   EXPECT_EQ(p.stages[2].command(), "ocrforge infer det --use_gpu=False --cpu_threads=1 --det_model_dir=" + model +
                                        " --rec_batch_num=1 --image_dir=./inference/ch_det_data_50/all-sum-510/"
@@ -254,7 +254,7 @@ TEST(TipcPlan, DetFleetAndMacCpuFilesComposeAsPaddleOcrsScriptDoes) {
   ASSERT_EQ(mac.stages.size(), 4u);  // train, export, infer with 1 and 6 threads
   const std::string save = "./test_tipc/output/ocr_det/lite_train_lite_infer/norm_train_gpus_-1_autocast_null";
   EXPECT_EQ(mac.stages[1].command(), "ocrforge export -c configs/det/ch_ppocr_v2.0/ch_det_mv3_db_v2.0.yml -o "
-                                     "Global.pretrained_model=" + save + "/latest Global.save_inference_dir=" + save);
+                                     "Global.pretrained_model=" + save + "/latest Global.save_inference_dir=" + save + " --overwrite");
   EXPECT_NE(mac.stages[0].command().find(" Global.epoch_num=5 "), std::string::npos);
   EXPECT_NE(mac.stages[3].log_path.find("threads_6"), std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/json_bounded.h"
 #include "ocrforge/core/text.h"
 
 namespace ocrforge {
@@ -67,7 +68,9 @@ DetLabel parse_det_label_line(const std::string& line, const std::string& file, 
   const std::string ctx = where(file, line_no);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(rest);
+    j = parse_json_bounded(rest);
+  } catch (const JsonTooDeepError& e) {
+    throw Error(ctx + ": the label is not a list of regions (" + e.what() + ")");
   } catch (const nlohmann::json::exception& e) {
     throw Error(ctx + ": the label is not valid JSON (" + e.what() + ")");
   }

@@ -176,15 +176,28 @@ const PdTensor* find_pd_tensor(const PdParams& params, const std::string& name) 
 
 namespace {
 
-PdParams tensors_of(const PickleValue& root, const std::string& source) {
+PdParams tensors_of(const PickleValue& root, const std::string& source, size_t file_bytes) {
   if (root.kind != Kind::Dict)
     refuse(source, std::string("holds a pickled ") + root.kind_name() +
                        ", not a state dict (a dict of named arrays)");
   // How many entries share each array (pickle memo references), so that the
   // last one takes its bytes instead of copying them.
   std::unordered_map<const PickleArray*, int> uses;
+  size_t total = 0;
   for (const auto& entry : root.entries)
-    if (const PickleArray* arr = array_of(*entry.second)) ++uses[arr];
+    if (const PickleArray* arr = array_of(*entry.second)) {
+      ++uses[arr];
+      total += arr->data.size();
+    }
+  // A pickle stores each array's bytes once; memo references can name one
+  // array under many keys, each of which becomes a tensor of its own. More
+  // tensor bytes than the file holds is such a file (paddle.save never
+  // writes one): refused before anything is copied.
+  if (total > file_bytes)
+    refuse(source, "its entries would take " + std::to_string(total) + " bytes as tensors, more than the " +
+                       std::to_string(file_bytes) +
+                       " bytes of the file: one array is the value of many entries (memo references), which "
+                       "paddle.save never writes");
   PdParams params;
   std::unordered_map<std::string, size_t> index;
   const PickleValue* unpack_info = nullptr;
@@ -214,7 +227,7 @@ PdParams tensors_of(const PickleValue& root, const std::string& source) {
 }  // namespace
 
 PdParams parse_pdparams(const std::string& bytes, const std::string& source) {
-  return tensors_of(*read_pickle(bytes, source), source);
+  return tensors_of(*read_pickle(bytes, source), source, bytes.size());
 }
 
 PdParams read_pdparams(const std::string& path) {
@@ -229,8 +242,9 @@ PdParams read_pdparams(const std::string& path) {
   if (size < 0 || !in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
     throw Error(path + ": cannot read the .pdparams file");
   PickleRef root = read_pickle(bytes, path);
+  const size_t file_bytes = bytes.size();
   std::string().swap(bytes);  // the tree holds copies: free the file before converting
-  return tensors_of(*root, path);
+  return tensors_of(*root, path, file_bytes);
 }
 
 }  // namespace ocrforge

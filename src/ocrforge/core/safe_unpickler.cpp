@@ -5,6 +5,7 @@
 // interpreted for the allow-listed globals only, never dispatched.
 #include "ocrforge/core/safe_unpickler.h"
 
+#include <cstdio>
 #include <cstring>
 #include <unordered_map>
 
@@ -183,6 +184,13 @@ class Unpickler {
       : buf_(bytes), source_(source), limits_(limits) {}
 
   PickleRef run() {
+    // Protocols 2-4 open with PROTO; anything else (text, a zip, an
+    // .onnx) is told as "not a pickle" rather than by its first opcode.
+    if (buf_.empty() || static_cast<uint8_t>(buf_[0]) != 0x80) {
+      op_at_ = 0;
+      op_name_ = "start of file";
+      fail("not a pickle of protocol 2 or later (as paddle.save writes): it starts with " + describe_start());
+    }
     while (true) {
       if (pos_ >= buf_.size()) {
         op_at_ = pos_;
@@ -199,6 +207,23 @@ class Unpickler {
   }
 
  private:
+  // The first bytes, printable ones as text, for "it starts with ...".
+  std::string describe_start() const {
+    if (buf_.empty()) return "nothing (an empty file)";
+    std::string shown;
+    for (size_t i = 0; i < buf_.size() && i < 16; ++i) {
+      const unsigned char c = static_cast<unsigned char>(buf_[i]);
+      if (c >= 0x20 && c < 0x7f) {
+        shown += static_cast<char>(c);
+      } else {
+        char hex[8];
+        std::snprintf(hex, sizeof(hex), "\\x%02x", c);
+        shown += hex;
+      }
+    }
+    return "\"" + shown + "\"";
+  }
+
   [[noreturn]] void fail(const std::string& what) const {
     throw Error(source_ + ": refused at byte " + std::to_string(op_at_) + " (" + op_name_ +
                 "): " + what);

@@ -48,6 +48,8 @@ DocumentOutputs::~DocumentOutputs() = default;  // an unfinished file's temp out
 
 void DocumentOutputs::add_page(const DocPage& page, const PageSource& src) {
   if (!enabled()) return;
+  // The rest of a document whose outputs were dropped: nothing to add to.
+  if (src.file == dropped_file_) return;
   if (open_ && open_->file != src.file) close();
   const auto path = [&](const std::string& ext) { return (fs::path(params_.dir) / (src.stem + ext)).string(); };
   const auto& f = params_.formats;
@@ -74,6 +76,18 @@ void DocumentOutputs::add_page(const DocPage& page, const PageSource& src) {
     }
     open_ = std::move(o);
   }
+  try {
+    append_page(page, src);
+  } catch (...) {
+    // A document whose page could not be written is left out whole: its
+    // temp outputs are removed, none is committed half-written.
+    open_.reset();
+    dropped_file_ = src.file;
+    throw;
+  }
+}
+
+void DocumentOutputs::append_page(const DocPage& page, const PageSource& src) {
   Open& o = *open_;
   const int number = ++o.pages;
   if (o.txt) o.txt->append(page_text(page) + "\f");

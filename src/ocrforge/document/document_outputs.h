@@ -46,7 +46,8 @@ class DocumentOutputs {
   bool enabled() const { return !params_.formats.empty(); }
   // Adds one OCR'd page of `src.file`; a page of another file than the last
   // one first commits that file's outputs. Throws Error naming the output
-  // file that cannot be written.
+  // file that cannot be written; that file's outputs are then dropped whole
+  // (its later pages start them afresh and fail the same way on a full disk).
   void add_page(const DocPage& page, const PageSource& src);
   // Commits the outputs of the file in progress.
   void finish();
@@ -55,10 +56,12 @@ class DocumentOutputs {
 
  private:
   struct Open;
+  void append_page(const DocPage& page, const PageSource& src);
   void close();
 
   DocumentOutputParams params_;
   std::unique_ptr<Open> open_;
+  std::string dropped_file_;  // the last file whose outputs were dropped
   std::vector<std::string> written_;
 };
 

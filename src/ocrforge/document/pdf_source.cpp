@@ -2,20 +2,50 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <fstream>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <qpdf/QPDF.hh>
+#include <qpdf/Pipeline.hh>
 #include <qpdf/QPDFExc.hh>
 #include <qpdf/QPDFPageDocumentHelper.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 
 #include "ocrforge/core/child_process.h"
 #include "ocrforge/core/error.h"
+#include "ocrforge/infer/image_header.h"
 
 namespace ocrforge {
+
+namespace {
+
+// A qpdf pipeline end that keeps at most `limit` bytes and notes (rather
+// than stores) anything past them; the decode then stops early.
+class BoundedBuffer : public Pipeline {
+ public:
+  explicit BoundedBuffer(size_t limit) : Pipeline("bounded buffer", nullptr), limit_(limit) {}
+  void write(unsigned char const* data, size_t len) override {
+    if (over_ || len > limit_ - bytes_.size()) {
+      over_ = true;
+      throw std::length_error("the stream inflates past the size its dictionary gives");
+    }
+    bytes_.append(reinterpret_cast<const char*>(data), len);
+  }
+  void finish() override {}
+  bool over() const { return over_; }
+  std::string& bytes() { return bytes_; }
+
+ private:
+  size_t limit_;
+  std::string bytes_;
+  bool over_ = false;
+};
+
+}  // namespace
 
 struct PdfSource::State {
   QPDF pdf;
@@ -185,14 +215,24 @@ cv::Mat PdfSource::scan_image(int index, int64_t max_pixels) {
     cv::Mat bgr;
     if (filter.isName() && filter.getName() == "/DCTDecode") {
       auto raw = image.getRawStreamData();
-      const cv::Mat bytes(1, static_cast<int>(raw->getSize()), CV_8U, raw->getBuffer());
+      const std::string jpeg(reinterpret_cast<const char*>(raw->getBuffer()), raw->getSize());
+      // The JPEG's own header decides what the decoder allocates; one that
+      // disagrees with the dictionary is not this page's scan.
+      const ImageHeader header = read_image_header(jpeg.data(), jpeg.size());
+      if (!header.error.empty() || header.width != width || header.height != height) return {};
+      const cv::Mat bytes(1, static_cast<int>(jpeg.size()), CV_8U, const_cast<char*>(jpeg.data()));
       // A JPEG inside a PDF is shown as stored: its EXIF orientation is not applied.
       bgr = cv::imdecode(bytes, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
     } else {
-      auto data = image.getStreamData(qpdf_dl_generalized);  // throws for filters qpdf cannot decode
-      if (data->getSize() != static_cast<size_t>(width * height * components)) return {};
+      // Inflated into a buffer that stops at the size the dictionary gives:
+      // a stream that says 100 x 100 and inflates to 600 MB is cut there.
+      if (width * height > INT32_MAX / 3) return {};
+      const size_t expected = static_cast<size_t>(width * height * components);
+      BoundedBuffer data(expected);
+      const bool ok = image.pipeStreamData(&data, 0, qpdf_dl_generalized, true);
+      if (!ok || data.over() || data.bytes().size() != expected) return {};
       const cv::Mat pixels(static_cast<int>(height), static_cast<int>(width), components == 1 ? CV_8UC1 : CV_8UC3,
-                           data->getBuffer());
+                           data.bytes().data());
       cv::cvtColor(pixels, bgr, components == 1 ? cv::COLOR_GRAY2BGR : cv::COLOR_RGB2BGR);
     }
     if (bgr.cols != width || bgr.rows != height) return {};

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 
 #include <qpdf/Pipeline.hh>
 #include <qpdf/QPDF.hh>
@@ -113,16 +114,31 @@ void write_pdf(QPDF& pdf, const std::string& out_path) {
   int fd = -1;
   const std::string temp = temp_beside(out_path, fd);
   ::fchmod(fd, 0644);  // mkstemp makes it 0600; the PDF is for reading
-  ::close(fd);
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (!file) {
+    ::close(fd);
+    std::error_code ec;
+    fs::remove(temp, ec);
+    throw Error("cannot write PDF '" + out_path + "': " + std::strerror(errno));
+  }
   try {
-    QPDFWriter w(pdf, temp.c_str());
+    // Our own FILE: QPDFWriter does not see an error of the last buffered
+    // write (a full disk), so flush, sync and close are checked here.
+    QPDFWriter w(pdf);
+    w.setOutputFile(out_path.c_str(), file, false);
     // Streams copied from an input keep their bytes (no decoding and
     // recompressing of its images); the streams made here are compressed.
     w.setDecodeLevel(qpdf_dl_none);
     w.setCompressStreams(true);
     w.setObjectStreamMode(qpdf_o_generate);
     w.write();
+    if (std::fflush(file) != 0 || std::ferror(file) || ::fsync(::fileno(file)) != 0)
+      throw std::runtime_error(std::strerror(errno));
+    const int closed = std::fclose(file);
+    file = nullptr;
+    if (closed != 0) throw std::runtime_error(std::strerror(errno));
   } catch (const std::exception& e) {
+    if (file) std::fclose(file);
     std::error_code ec;
     fs::remove(temp, ec);
     throw Error("cannot write PDF '" + out_path + "': " + e.what());

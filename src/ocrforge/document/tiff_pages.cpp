@@ -1,99 +1,17 @@
 #include "ocrforge/document/tiff_pages.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <fstream>
-#include <set>
+#include <memory>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/infer/tiff_file.h"
 
 namespace ocrforge {
-
-namespace {
-
-class TiffReader {
- public:
-  explicit TiffReader(const std::string& path) : path_(path), in_(path, std::ios::binary) {
-    if (!in_) throw Error("TIFF '" + path + "' cannot be opened");
-    char sig[4];
-    if (!in_.read(sig, 4)) throw Error("TIFF '" + path + "' is too short to be a TIFF");
-    if (sig[0] == 'I' && sig[1] == 'I') little_ = true;
-    else if (sig[0] == 'M' && sig[1] == 'M') little_ = false;
-    else throw Error("'" + path + "' is not a TIFF file");
-    const uint32_t version = u16_at(2);
-    if (version == 43) {
-      big_ = true;
-      first_ = u64_at(8);
-    } else if (version == 42) {
-      first_ = u32_at(4);
-    } else {
-      throw Error("'" + path + "' is not a TIFF file (version " + std::to_string(version) + ")");
-    }
-  }
-
-  uint64_t first_ifd() const { return first_; }
-
-  // Reads the IFD at `at` into `page`; returns the next IFD's offset.
-  uint64_t ifd(uint64_t at, TiffPage& page) {
-    const uint64_t count = big_ ? u64_at(at) : u16_at(at);
-    if (count > 4096) fail("an IFD with " + std::to_string(count) + " entries");
-    const uint64_t entry_size = big_ ? 20 : 12, first = at + (big_ ? 8 : 2);
-    uint32_t res_unit = 2;
-    double xres = 0, yres = 0;
-    for (uint64_t e = 0; e < count; ++e) {
-      const uint64_t p = first + e * entry_size;
-      const uint32_t tag = u16_at(p), type = u16_at(p + 2);
-      const uint64_t value_at = p + (big_ ? 12 : 8);
-      const auto scalar = [&]() -> uint64_t {
-        return type == 3 ? u16_at(value_at) : type == 16 ? u64_at(value_at) : u32_at(value_at);
-      };
-      const auto rational = [&]() -> double {
-        const uint64_t off = big_ ? u64_at(value_at) : u32_at(value_at);
-        const double den = u32_at(off + 4);
-        return den > 0 ? u32_at(off) / den : 0.0;
-      };
-      if (tag == 256) page.width = static_cast<int>(std::min<uint64_t>(scalar(), INT32_MAX));
-      else if (tag == 257) page.height = static_cast<int>(std::min<uint64_t>(scalar(), INT32_MAX));
-      else if (tag == 282 && type == 5) xres = rational();
-      else if (tag == 283 && type == 5) yres = rational();
-      else if (tag == 296) res_unit = static_cast<uint32_t>(scalar());
-    }
-    const double per_inch = res_unit == 3 ? 2.54 : res_unit == 2 ? 1.0 : 0.0;
-    page.dpi_x = xres * per_inch;
-    page.dpi_y = yres * per_inch;
-    return big_ ? u64_at(first + count * entry_size) : u32_at(first + count * entry_size);
-  }
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw Error("TIFF '" + path_ + "' is damaged: " + what);
-  }
-
- private:
-  void read_at(uint64_t at, unsigned char* buf, size_t n) {
-    in_.clear();
-    in_.seekg(static_cast<std::streamoff>(at));
-    if (!in_.read(reinterpret_cast<char*>(buf), static_cast<std::streamsize>(n)))
-      fail("an offset (" + std::to_string(at) + ") points past the end of the file");
-  }
-  uint64_t uint_at(uint64_t at, size_t n) {
-    unsigned char b[8];
-    read_at(at, b, n);
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; ++i) v |= static_cast<uint64_t>(b[little_ ? i : n - 1 - i]) << (8 * i);
-    return v;
-  }
-  uint32_t u16_at(uint64_t at) { return static_cast<uint32_t>(uint_at(at, 2)); }
-  uint32_t u32_at(uint64_t at) { return static_cast<uint32_t>(uint_at(at, 4)); }
-  uint64_t u64_at(uint64_t at) { return uint_at(at, 8); }
-
-  std::string path_;
-  std::ifstream in_;
-  bool little_ = true, big_ = false;
-  uint64_t first_ = 0;
-};
-
-}  // namespace
 
 bool looks_like_tiff(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -105,16 +23,19 @@ bool looks_like_tiff(const std::string& path) {
 }
 
 std::vector<TiffPage> tiff_pages(const std::string& path, int max_pages) {
-  TiffReader reader(path);
+  // libtiff reads the directories, as it will when OpenCV decodes a page:
+  // the sizes checked against the budget are the ones decoded.
+  TiffFile tiff = TiffFile::open_path(path);
   std::vector<TiffPage> pages;
-  std::set<uint64_t> seen;
-  for (uint64_t at = reader.first_ifd(); at != 0 && static_cast<int>(pages.size()) <= max_pages;) {
-    if (!seen.insert(at).second) reader.fail("its IFD chain loops");
+  do {
+    const TiffDirectory d = tiff.directory();
     TiffPage page;
-    at = reader.ifd(at, page);
+    page.width = static_cast<int>(std::min<int64_t>(d.width, INT32_MAX));
+    page.height = static_cast<int>(std::min<int64_t>(d.height, INT32_MAX));
+    page.dpi_x = d.dpi_x;
+    page.dpi_y = d.dpi_y;
     pages.push_back(page);
-  }
-  if (pages.empty()) reader.fail("it has no IFD (no page)");
+  } while (static_cast<int>(pages.size()) <= max_pages && tiff.next_directory());
   return pages;
 }
 
@@ -126,15 +47,50 @@ cv::Mat read_tiff_page(const std::string& path, int index, const TiffPage& page,
     throw Error(what + " is " + std::to_string(page.width) + " x " + std::to_string(page.height) + " (" +
                 std::to_string(pixels / 1000000) + " megapixels), more than --max_image_pixels " +
                 std::to_string(max_pixels) + ": refused before decoding; raise --max_image_pixels if it is real");
-  std::vector<cv::Mat> mats;
-  bool ok = false;
+  // The file stays open between pages on this thread, so that reading
+  // pages in order costs one directory step each (imreadmulti walks the
+  // chain from the first page for every page: O(N) for page N).
+  struct Open {
+    std::string path;
+    std::unique_ptr<TiffFile> tiff;
+  };
+  thread_local Open open;
   try {
-    ok = cv::imreadmulti(path, mats, index, 1, cv::IMREAD_COLOR);
-  } catch (const cv::Exception& e) {
-    throw Error(what + " cannot be decoded: " + e.what());
+    if (!open.tiff || open.path != path || open.tiff->directory_index() > index) {
+      open.tiff.reset();
+      // Strips of a page within the pixel budget may be that large.
+      const int64_t strips = std::max<int64_t>(int64_t{64} << 20, pixels * 8);
+      open.tiff = std::make_unique<TiffFile>(TiffFile::open_path(path, strips));
+      open.path = path;
+    }
+    while (open.tiff->directory_index() < index)
+      if (!open.tiff->next_directory()) throw Error(what + " does not exist: the file has fewer pages");
+  } catch (...) {
+    open.tiff.reset();
+    throw;
   }
-  if (!ok || mats.empty() || mats[0].empty()) throw Error(what + " cannot be decoded (a corrupt or unsupported TIFF page)");
-  cv::Mat bgr = mats[0];
+  std::string why;
+  cv::Mat bgr;
+  try {
+    bgr = open.tiff->read_bgr(&why);
+  } catch (...) {
+    open.tiff.reset();
+    throw;
+  }
+  if (bgr.empty()) {
+    // A page libtiff's RGBA reader does not convert (float samples, ...):
+    // OpenCV's own TIFF decoding, from the first page on.
+    std::vector<cv::Mat> mats;
+    bool ok = false;
+    try {
+      ok = cv::imreadmulti(path, mats, index, 1, cv::IMREAD_COLOR);
+    } catch (const cv::Exception& e) {
+      throw Error(what + " cannot be decoded: " + e.what());
+    }
+    if (!ok || mats.empty() || mats[0].empty())
+      throw Error(what + " cannot be decoded (" + (why.empty() ? "a corrupt or unsupported TIFF page" : why) + ")");
+    bgr = mats[0];
+  }
   if (bgr.depth() != CV_8U) bgr.convertTo(bgr, CV_8U, bgr.depth() == CV_16U ? 1.0 / 257 : 1.0);
   if (bgr.channels() == 1) cv::cvtColor(bgr, bgr, cv::COLOR_GRAY2BGR);
   return bgr;

@@ -1,6 +1,7 @@
 // Reads an image for OCR with errors that name the file, without decoding
 // huge JPEGs at full size, and refusing images that would decode to more
-// pixels than a cap (checked from the header, before any pixel is decoded).
+// pixels than a budget (checked from the header as the decoder reads it,
+// before any pixel is decoded).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -8,6 +9,7 @@
 #include <opencv2/core.hpp>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/infer/image_header.h"
 
 namespace ocrforge {
 
@@ -33,18 +35,28 @@ struct LoadedImage {
   // Multiply coordinates in `bgr` by this to get coordinates in the image as
   // read (1 unless the image was decoded reduced, see read_image).
   float scale = 1.f;
+  // What the decoder read past, for the caller to report with the file named
+  // (a file that stops early is decoded as far as it goes); empty when whole.
+  std::string warning;
 };
 
-// Width and height from the file header (JPEG, PNG, BMP, PNM, WebP) without
-// decoding; an empty size when the header is not recognised.
-cv::Size probe_image_size(const std::string& path);
+
+// The header of an image's bytes (`name` stands for it in messages), checked
+// against the pixel budget before anything is decoded, for callers that
+// decode themselves (IMREAD_UNCHANGED for alpha, a PDF's image streams).
+// Throws ImageTooLargeError over `max_pixels` (<= 0: no cap), Error for a
+// format ocrforge does not read or a header that cannot be read.
+ImageHeader check_image_budget(const std::string& bytes, const std::string& name, int64_t max_pixels);
 
 // Decodes `path` to 8-bit BGR (grey and alpha images are converted).
 // A JPEG whose longer side exceeds 2 x max_side is decoded at 1/2, 1/4 or
 // 1/8 scale by the JPEG decoder itself (the detector would shrink it anyway),
-// so a 20000 x 20000 JPEG never takes 1.2 GB. When the header gives the size,
-// an image that would decode to more than `max_pixels` pixels is refused
-// before decoding (max_pixels <= 0: no cap of ours; OpenCV's 2^30 remains).
+// so a 20000 x 20000 JPEG never takes 1.2 GB. An image that would decode to
+// more than `max_pixels` pixels, by its decoder's own reading of its header
+// (image_header.h), is refused before decoding (max_pixels <= 0: no cap of
+// ours; OpenCV's 2^30 remains). A format whose size is not read first (GIF,
+// HDR, ...) is refused as not an image, and a TIFF of several pages as a
+// document (read those with `ocrforge ocr`, which reads every page).
 // Throws Error naming the file when it does not exist, cannot be read (no
 // permission, a symlink loop), is empty, is too large, or is not a decodable
 // image (telling "corrupt <format> file" from "not an image").

@@ -1,5 +1,8 @@
 #include "ocrforge/serve/api_keys.h"
 
+#include <sys/stat.h>
+
+#include <cstdio>
 #include <fstream>
 
 #include "ocrforge/core/error.h"
@@ -8,6 +11,8 @@
 namespace ocrforge {
 
 static constexpr size_t kMinKeyLength = 16;
+// A keys file of thousands of keys is a few hundred KiB; more is not one.
+static constexpr off_t kMaxKeysFileBytes = 1 << 20;
 
 ApiKeys ApiKeys::from_list(std::vector<std::string> keys) {
   for (const auto& k : keys)
@@ -20,6 +25,21 @@ ApiKeys ApiKeys::from_list(std::vector<std::string> keys) {
 }
 
 ApiKeys ApiKeys::load(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw UsageError("--api_keys_file '" + path + "' cannot be read");
+  if (S_ISDIR(st.st_mode)) throw UsageError("--api_keys_file '" + path + "' is a folder; name the keys file");
+  if (!S_ISREG(st.st_mode))
+    throw UsageError("--api_keys_file '" + path + "' is not a regular file (a device or a pipe); name the keys file");
+  if (st.st_size > kMaxKeysFileBytes)
+    throw UsageError("--api_keys_file '" + path + "' is " + std::to_string(st.st_size) +
+                     " bytes, more than a keys file's 1 MiB: is it the right file?");
+  std::vector<std::string> warnings;
+  if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+    char mode[8];
+    std::snprintf(mode, sizeof(mode), "%03o", static_cast<unsigned>(st.st_mode & 0777));
+    warnings.push_back("--api_keys_file '" + path + "' has mode " + mode +
+                       ": other users of this machine may read the keys; chmod 600 it");
+  }
   std::ifstream in(path);
   if (!in) throw UsageError("--api_keys_file '" + path + "' cannot be read");
   std::vector<std::string> keys;
@@ -37,7 +57,9 @@ ApiKeys ApiKeys::load(const std::string& path) {
   }
   if (keys.empty()) throw UsageError("--api_keys_file '" + path + "' holds no key (one key per line)");
   try {
-    return from_list(std::move(keys));
+    ApiKeys a = from_list(std::move(keys));
+    a.warnings_ = std::move(warnings);
+    return a;
   } catch (const UsageError& e) {
     throw UsageError("--api_keys_file '" + path + "': " + e.what());
   }

@@ -11,8 +11,10 @@ namespace ocrforge {
 class ApiKeys {
  public:
   ApiKeys() = default;
-  // Throws Error naming the file when it cannot be read, holds no key, or a
-  // key is shorter than 16 characters (guessable).
+  // Throws Error naming the file when it cannot be read, is not a regular
+  // file (a folder, /dev/zero), is over 1 MiB, holds no key, or a key is
+  // shorter than 16 characters (guessable). A file other users may read or
+  // write is loaded with a warning (warnings()).
   static ApiKeys load(const std::string& path);
   static ApiKeys from_list(std::vector<std::string> keys);
 
@@ -20,9 +22,12 @@ class ApiKeys {
   size_t size() const { return keys_.size(); }
   // True when `presented` equals one of the keys; every key is compared in full.
   bool accepts(const std::string& presented) const;
+  // What load() found worth saying (e.g. "readable by every user").
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   std::vector<std::string> keys_;
+  std::vector<std::string> warnings_;
 };
 
 // The key a request presents: the token of "Authorization: Bearer <token>"

@@ -24,6 +24,8 @@ namespace {
 
 thread_local bool t_close_after = false;
 thread_local Clock::time_point t_request_start;
+// When the connection this thread runs was accepted (ConnectionThreads).
+thread_local Clock::time_point t_accepted;
 
 enum class Want { None, Read, Write };
 struct IoStep {
@@ -129,13 +131,16 @@ void address_of(int fd, bool peer, std::string& ip, int& port) {
 // and, while a request is being read, by its deadline.
 class DeadlineStream : public httplib::Stream {
  public:
-  DeadlineStream(int fd, Transport& t, const ConnectionLimits& limits) : fd_(fd), t_(t), limits_(limits) {}
+  // `drain` gives the time after which no request may still be arriving
+  // (time_point::max() while the server runs).
+  DeadlineStream(int fd, Transport& t, const ConnectionLimits& limits, std::function<Clock::time_point()> drain)
+      : fd_(fd), t_(t), limits_(limits), drain_(std::move(drain)) {}
 
   void set_deadline(Clock::time_point d) { deadline_ = d; }
   void clear_deadline() { deadline_ = Clock::time_point::max(); }
   bool has_buffered() const { return off_ < len_ || t_.has_buffered(); }
 
-  bool is_readable() const override { return has_buffered() || wait_ready(fd_, Want::Read, read_budget()); }
+  bool is_readable() const override { return has_buffered() || wait_readable(); }
   bool is_writable() const override { return wait_ready(fd_, Want::Write, limits_.write_timeout); }
 
   ssize_t read(char* ptr, size_t size) override {
@@ -160,12 +165,17 @@ class DeadlineStream : public httplib::Stream {
   int socket() const override { return fd_; }
 
  private:
-  // How long the next read may wait: the per-read timeout, cut to what is
-  // left of the request's deadline.
-  milliseconds read_budget() const {
-    if (deadline_ == Clock::time_point::max()) return limits_.read_timeout;
-    const auto left = std::chrono::duration_cast<milliseconds>(deadline_ - Clock::now());
-    return std::min(limits_.read_timeout, left);
+  // Waits for input for at most the per-read timeout, cut to what is left
+  // of the request's deadline and of the drain; in slices, so that a stop
+  // is seen while the client is silent.
+  bool wait_readable() const {
+    const auto silent_until = Clock::now() + limits_.read_timeout;
+    for (;;) {
+      const auto until = std::min({silent_until, deadline_, drain_()});
+      const auto left = std::chrono::duration_cast<milliseconds>(until - Clock::now());
+      if (left.count() <= 0) return false;
+      if (wait_ready(fd_, Want::Read, std::min(left, milliseconds(100)))) return true;
+    }
   }
 
   template <class Step>
@@ -173,25 +183,25 @@ class DeadlineStream : public httplib::Stream {
     for (;;) {
       const IoStep s = step();
       if (s.want == Want::None) return s.n;
-      const milliseconds budget = s.want == Want::Read ? read_budget() : limits_.write_timeout;
-      if (!wait_ready(fd_, s.want, budget)) return -1;
+      const bool ready = s.want == Want::Read ? wait_readable() : wait_ready(fd_, s.want, limits_.write_timeout);
+      if (!ready) return -1;
     }
   }
 
   int fd_;
   Transport& t_;
   const ConnectionLimits& limits_;
+  std::function<Clock::time_point()> drain_;
   Clock::time_point deadline_ = Clock::time_point::max();
   char buf_[4096];
   size_t off_ = 0, len_ = 0;
 };
 
-// Waits for the first byte of a request: true when one is there, false on
-// `idle` passing, an error, or `stop()` turning true (checked every 100 ms).
+// Waits for the first byte of a request: true when one is there, false at
+// `until`, on an error, or on `stop()` turning true (checked every 100 ms).
 template <class Stop>
-bool wait_for_request(int fd, const DeadlineStream& strm, milliseconds idle, Stop stop) {
+bool wait_for_request(int fd, const DeadlineStream& strm, Clock::time_point until, Stop stop) {
   if (strm.has_buffered()) return true;
-  const auto until = Clock::now() + idle;
   for (;;) {
     const auto left = std::chrono::duration_cast<milliseconds>(until - Clock::now());
     if (left.count() <= 0 || stop()) return false;
@@ -216,6 +226,21 @@ void drain_input(int fd) {
   }
 }
 
+// Tells a client over its cap why its connection ends (best effort: the
+// socket is non-blocking and this is one send).
+void refuse_over_cap(int fd, const std::string& address, size_t cap) {
+  const std::string body = "{\"error\":\"too many connections from " + address + ": this server serves at most " +
+                           std::to_string(cap) +
+                           " at once per client address (--max_connections_per_client); reuse a kept-alive "
+                           "connection or wait for one to end\"}";
+  const std::string head = "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+                           "Connection: close\r\nContent-Length: " +
+                           std::to_string(body.size()) + "\r\n\r\n";
+  const std::string all = head + body;
+  (void)::send(fd, all.data(), all.size(), MSG_NOSIGNAL);
+  ::shutdown(fd, SHUT_WR);
+}
+
 bool tls_handshake(int fd, SSL* ssl, Clock::time_point deadline, milliseconds read_timeout) {
   for (;;) {
     const int r = SSL_accept(ssl);
@@ -233,6 +258,69 @@ bool tls_handshake(int fd, SSL* ssl, Clock::time_point deadline, milliseconds re
 
 }  // namespace
 
+ConnectionThreads::ConnectionThreads(size_t threads) {
+  for (size_t i = 0; i < std::max<size_t>(threads, 1); ++i) threads_.emplace_back([this] { work(); });
+}
+
+ConnectionThreads::~ConnectionThreads() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (threads_.empty()) return;
+  }
+  shutdown();
+}
+
+void ConnectionThreads::enqueue(std::function<void()> fn) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs_.push_back({std::move(fn), Clock::now()});
+  }
+  cond_.notify_one();
+}
+
+void ConnectionThreads::shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    shutdown_ = true;
+  }
+  cond_.notify_all();
+  for (auto& t : threads_) t.join();
+  std::lock_guard<std::mutex> lock(mutex_);
+  threads_.clear();
+}
+
+void ConnectionThreads::work() {
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      cond_.wait(lock, [this] { return !jobs_.empty() || shutdown_; });
+      // Queued connections still run after a shutdown: each is closed at
+      // once or bounded by the drain deadline.
+      if (jobs_.empty()) return;
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    t_accepted = job.accepted;
+    job.fn();
+  }
+}
+
+bool ClientConnections::try_add(const std::string& address, size_t cap) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t& n = open_[address];
+  if (cap > 0 && n >= cap) return false;
+  ++n;
+  return true;
+}
+
+void ClientConnections::remove(const std::string& address) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = open_.find(address);
+  if (it == open_.end()) return;
+  if (--it->second == 0) open_.erase(it);
+}
+
 void close_connection_after_response() { t_close_after = true; }
 
 void exclusive_port_options(int sock) {
@@ -248,16 +336,45 @@ void stop_listening(httplib::Server& server, const std::atomic<bool>& listening_
 std::chrono::steady_clock::time_point request_start_time() { return t_request_start; }
 
 template <class Base>
+Clock::time_point GuardedServer<Base>::drain_deadline() {
+  const Clock::rep never = Clock::time_point::max().time_since_epoch().count();
+  Clock::rep d = drain_deadline_.load();
+  if (d != never || this->svr_sock_ != INVALID_SOCKET) return Clock::time_point(Clock::duration(d));
+  const Clock::rep mine = (Clock::now() + limits_.drain_timeout).time_since_epoch().count();
+  // The first connection to see the stop sets it; the others read that.
+  if (drain_deadline_.compare_exchange_strong(d, mine)) d = mine;
+  return Clock::time_point(Clock::duration(d));
+}
+
+template <class Base>
 bool GuardedServer<Base>::process_and_close_socket(int sock) {
   const int flags = fcntl(sock, F_GETFL, 0);
   fcntl(sock, F_SETFL, flags | O_NONBLOCK);
+  // Accepted by cpp-httplib's own pool (no ConnectionThreads): now.
+  const Clock::time_point accepted = t_accepted == Clock::time_point() ? Clock::now() : t_accepted;
+  t_accepted = Clock::time_point();
+  const Clock::time_point first_deadline = accepted + limits_.request_read_timeout;
+  std::string address;
+  int port = 0;
+  address_of(sock, true, address, port);
+  const bool counted = clients_.try_add(address, limits_.max_connections_per_client);
+  if (!counted || Clock::now() >= std::min(first_deadline, drain_deadline())) {
+    // Over the address's cap, or its time ran out while it waited for a
+    // thread (or the drain ended): closed without reading.
+    if (!counted && !std::is_same_v<Base, httplib::SSLServer>)
+      refuse_over_cap(sock, address, limits_.max_connections_per_client);
+    if (counted) clients_.remove(address);
+    ::shutdown(sock, SHUT_RDWR);
+    ::close(sock);
+    return false;
+  }
   std::unique_ptr<Transport> transport;
   SSL* ssl = nullptr;
   bool ok = true;
   if constexpr (std::is_same_v<Base, httplib::SSLServer>) {
     ssl = SSL_new(this->ssl_context());
     ok = ssl && SSL_set_fd(ssl, sock) == 1 &&
-         tls_handshake(sock, ssl, Clock::now() + limits_.request_read_timeout, limits_.read_timeout);
+         tls_handshake(sock, ssl, std::min(first_deadline, drain_deadline()), limits_.read_timeout);
     if (ok) transport = std::make_unique<TlsTransport>(ssl);
   } else {
     transport = std::make_unique<PlainTransport>(sock);
@@ -265,16 +382,19 @@ bool GuardedServer<Base>::process_and_close_socket(int sock) {
   bool ret = false;
   t_close_after = false;
   if (ok) {
-    DeadlineStream strm(sock, *transport, limits_);
+    DeadlineStream strm(sock, *transport, limits_, [this] { return drain_deadline(); });
     const auto stopping = [this] { return this->svr_sock_ == INVALID_SOCKET; };
     for (size_t served = 0; served < limits_.keep_alive_max_requests; ++served) {
-      // A connection accepted before a stop still gets its one request;
-      // kept-alive ones end.
+      // A connection accepted before a stop still gets its one request
+      // (within the drain); kept-alive ones end.
       if (served > 0 && stopping()) break;
-      const milliseconds idle = served == 0 ? limits_.read_timeout : limits_.keep_alive_timeout;
-      if (!wait_for_request(sock, strm, idle, [&] { return served > 0 && stopping(); })) break;
+      const Clock::time_point until =
+          served == 0 ? std::min({Clock::now() + limits_.read_timeout, first_deadline, drain_deadline()})
+                      : Clock::now() + limits_.keep_alive_timeout;
+      if (!wait_for_request(sock, strm, until, [&] { return served > 0 && stopping(); })) break;
       t_request_start = Clock::now();
-      strm.set_deadline(t_request_start + limits_.request_read_timeout);
+      // The first request's deadline counts from accept.
+      strm.set_deadline(served == 0 ? first_deadline : t_request_start + limits_.request_read_timeout);
       const bool last = stopping() || served + 1 == limits_.keep_alive_max_requests;
       bool closed = false;
       ret = this->process_request(strm, last, closed, [ssl](httplib::Request& req) {
@@ -296,6 +416,7 @@ bool GuardedServer<Base>::process_and_close_socket(int sock) {
     drain_input(sock);
   }
   t_close_after = false;
+  clients_.remove(address);
   ::shutdown(sock, SHUT_RDWR);
   ::close(sock);
   return ret;

@@ -8,6 +8,14 @@
 // parsing and routing stay cpp-httplib's (Server::process_request). The same
 // holds over TLS (the handshake counts as reading).
 //
+// Slow clients cannot starve others: a connection's first request must
+// arrive within request_read_timeout counted from accept (time spent queued
+// for a thread counts, so a queue of trickling sockets clears instead of
+// each getting a fresh timeout), one client address holds at most
+// max_connections_per_client connections (more are answered 429 and closed
+// at once), and once the server stops, a request still arriving gets at
+// most drain_timeout more.
+//
 // A handler that answers before reading a body (401, 413 from the headers)
 // calls close_connection_after_response(): the connection then ends after
 // the response, its unread input drained for a moment so the client reads
@@ -15,8 +23,15 @@
 #pragma once
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
 
 #include <httplib.h>
 
@@ -28,6 +43,43 @@ struct ConnectionLimits {
   std::chrono::milliseconds write_timeout{10000};         // a stalled write of the response
   std::chrono::milliseconds keep_alive_timeout{5000};     // idle between requests
   size_t keep_alive_max_requests = 100;
+  size_t max_connections_per_client = 8;                  // per client address at once; 0: no cap
+  std::chrono::milliseconds drain_timeout{5000};          // after stop, for a request still arriving
+};
+
+// The connection threads: cpp-httplib's fixed pool, with each connection's
+// accept time kept so that its deadline counts the time it waited.
+class ConnectionThreads : public httplib::TaskQueue {
+ public:
+  explicit ConnectionThreads(size_t threads);
+  ~ConnectionThreads() override;
+  void enqueue(std::function<void()> fn) override;
+  void shutdown() override;
+
+ private:
+  struct Job {
+    std::function<void()> fn;
+    std::chrono::steady_clock::time_point accepted;
+  };
+  void work();
+  std::mutex mutex_;
+  std::condition_variable cond_;
+  std::deque<Job> jobs_;
+  bool shutdown_ = false;
+  std::vector<std::thread> threads_;
+};
+
+// Connections open now per client address.
+class ClientConnections {
+ public:
+  // Counts one more for `address`; false (and nothing counted) when it
+  // already holds `cap` (0: no cap).
+  bool try_add(const std::string& address, size_t cap);
+  void remove(const std::string& address);
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, size_t> open_;
 };
 
 // Stops a server whose listen loop runs on another thread. cpp-httplib's
@@ -56,11 +108,17 @@ class GuardedServer : public Base {
   explicit GuardedServer(ConnectionLimits limits, Args&&... args)
       : Base(std::forward<Args>(args)...), limits_(limits) {
     this->set_socket_options(exclusive_port_options);
+    this->new_task_queue = [] { return new ConnectionThreads(CPPHTTPLIB_THREAD_POOL_COUNT); };
   }
 
  private:
   bool process_and_close_socket(int sock) override;  // cpp-httplib's socket_t on POSIX
+  // The moment after which no request may still be arriving: set once, when
+  // a connection first sees the server stopping (now + drain_timeout).
+  std::chrono::steady_clock::time_point drain_deadline();
   ConnectionLimits limits_;
+  ClientConnections clients_;
+  std::atomic<std::chrono::steady_clock::rep> drain_deadline_{std::chrono::steady_clock::time_point::max().time_since_epoch().count()};
 };
 
 using GuardedHttpServer = GuardedServer<httplib::Server>;

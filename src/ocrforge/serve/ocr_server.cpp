@@ -48,6 +48,19 @@ Api api_of(const std::string& path) {
   return Api::Plain;
 }
 
+// The requests whose handlers read a body (through a content reader, under
+// the body limit). Any other request that comes with one is refused before
+// it is read: cpp-httplib would otherwise read it whole into req.body.
+bool takes_body(const httplib::Request& req) {
+  return req.method == "POST" && (req.path == "/ocr" || req.path == "/v1/ocr" || req.path.rfind("/predict/", 0) == 0);
+}
+
+bool has_body(const httplib::Request& req) {
+  if (req.has_header("Transfer-Encoding")) return true;
+  const std::string length = req.get_header_value("Content-Length");
+  return !length.empty() && length != "0";
+}
+
 // Routes anyone may call: the page, liveness and readiness probes.
 bool is_public(const httplib::Request& req) {
   return req.method == "GET" && (req.path == "/" || req.path == "/health" || req.path == "/ready");
@@ -108,6 +121,12 @@ void send_error(httplib::Response& res, Api api, int status, const std::string& 
   res.set_content(body, "application/json");
 }
 
+[[noreturn]] void throw_body_too_large(size_t max_bytes) {
+  close_connection_after_response();  // the rest of the body is not read
+  throw HttpError(413, "the request body is over this server's limit of " + std::to_string(max_bytes) +
+                           " bytes (counted after any Content-Encoding is undone; --max_body_mb)");
+}
+
 [[noreturn]] void throw_read_failure(const httplib::Response& res) {
   if (res.status == 413) throw HttpError(413, "the request body is over the server's limit (--max_body_mb)");
   throw HttpError(400, "the request body could not be read (cut short, or malformed chunked / multipart encoding)");
@@ -127,31 +146,43 @@ std::string jpeg_base64(const cv::Mat& img) {
 // The body as sent, read through a content reader rather than into
 // req.body: that path refuses any body over 8 KiB sent as
 // application/x-www-form-urlencoded, which is what `curl --data-binary`
-// sends unless told otherwise. cpp-httplib still applies the body limit;
-// when it stops the read, res.status says why (413 or 400) and this throws.
-std::string read_body(const httplib::ContentReader& reader, const httplib::Response& res) {
+// sends unless told otherwise. The limit counts the bytes as they arrive
+// after cpp-httplib has undone any Content-Encoding (a 1 MB gzip body may
+// inflate to 1 GB) and whatever the framing (a chunked body has no
+// Content-Length to refuse up front): the read stops at the first byte over
+// it. When cpp-httplib itself stops the read, res.status says why.
+std::string read_body(const httplib::ContentReader& reader, const httplib::Response& res, size_t max_bytes) {
   std::string body;
-  const bool ok = reader([&body](const char* data, size_t n) {
+  bool over = false;
+  const bool ok = reader([&](const char* data, size_t n) {
+    if (n > max_bytes - body.size()) return !(over = true);
     body.append(data, n);
     return true;
   });
+  if (over) throw_body_too_large(max_bytes);
   if (!ok) throw_read_failure(res);
   return body;
 }
 
-// The parts of a multipart/form-data body.
+// The parts of a multipart/form-data body, under the same limit (all parts
+// together, decoded).
 std::vector<httplib::MultipartFormData> read_parts(const httplib::ContentReader& reader,
-                                                   const httplib::Response& res) {
+                                                   const httplib::Response& res, size_t max_bytes) {
   std::vector<httplib::MultipartFormData> parts;
+  size_t total = 0;
+  bool over = false;
   const bool ok = reader(
       [&parts](const httplib::MultipartFormData& part) {
         parts.push_back(part);
         return true;
       },
-      [&parts](const char* data, size_t n) {
+      [&](const char* data, size_t n) {
+        if (n > max_bytes - total) return !(over = true);
+        total += n;
         parts.back().content.append(data, n);
         return true;
       });
+  if (over) throw_body_too_large(max_bytes);
   if (!ok) throw_read_failure(res);
   return parts;
 }
@@ -192,7 +223,7 @@ OcrServer::OcrServer(ServeParams options) : options_(std::move(options)), impl_(
   }
   httplib::Server& s = *impl_->http;
   const int threads = options_.http_threads;
-  s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  s.new_task_queue = [threads] { return new ConnectionThreads(static_cast<size_t>(threads)); };
   s.set_payload_max_length(options_.max_body_bytes);
 
   // Key and size checks before any body is read (also answering
@@ -215,6 +246,11 @@ OcrServer::OcrServer(ServeParams options) : options_(std::move(options)), impl_(
         close_connection_after_response();
         return 401;
       }
+    }
+    if (has_body(req) && !takes_body(req)) {
+      send_error(res, api, 413, req.method + " " + req.path + " takes no request body");
+      close_connection_after_response();
+      return 413;
     }
     const std::string length = req.get_header_value("Content-Length");
     if (!length.empty()) {
@@ -326,7 +362,7 @@ OcrServer::OcrServer(ServeParams options) : options_(std::move(options)), impl_(
                                            const httplib::ContentReader& reader) {
     RequestContext& ctx = context();
     try {
-      const std::string body = read_body(reader, res);
+      const std::string body = read_body(reader, res, options_.max_body_bytes);
       ctx.bytes_in = body.size();
       OcrService& svc = service();
       PaddlexRequest pr = parse_paddlex_request(body, svc.pipeline().default_settings());
@@ -379,7 +415,7 @@ OcrServer::OcrServer(ServeParams options) : options_(std::move(options)), impl_(
                                                           const httplib::ContentReader& reader) {
     RequestContext& ctx = context();
     try {
-      const std::string body = read_body(reader, res);
+      const std::string body = read_body(reader, res, options_.max_body_bytes);
       ctx.bytes_in = body.size();
       OcrService& svc = service();
       auto inputs = parse_paddlehub_request(body, options_.max_request_images);
@@ -391,18 +427,22 @@ OcrServer::OcrServer(ServeParams options) : options_(std::move(options)), impl_(
       send_error(res, Api::Paddlehub, e.status(), e.what(), e.retry_after_s());
     }
   });
-  s.Post(R"(/predict/([^/]+))", [](const httplib::Request& req, httplib::Response& res) {
-    send_error(res, Api::Paddlehub, 404,
-               "Module " + req.matches[1].str() + " is not available (this server has ocr_system)", 0, "111");
-  });
+  // Answered without reading the body (a content-reader handler that never
+  // calls its reader), so the connection closes after the answer.
+  s.Post(R"(/predict/([^/]+))",
+         [](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader&) {
+           close_connection_after_response();
+           send_error(res, Api::Paddlehub, 404,
+                      "Module " + req.matches[1].str() + " is not available (this server has ocr_system)", 0, "111");
+         });
 
-  s.Post("/v1/ocr", [service, deadline](const httplib::Request& req, httplib::Response& res,
+  s.Post("/v1/ocr", [this, service, deadline](const httplib::Request& req, httplib::Response& res,
                                         const httplib::ContentReader& reader) {
     RequestContext& ctx = context();
     try {
       std::string bytes, name = "request body";
       if (req.is_multipart_form_data()) {
-        std::vector<httplib::MultipartFormData> parts = read_parts(reader, res);
+        std::vector<httplib::MultipartFormData> parts = read_parts(reader, res, options_.max_body_bytes);
         for (auto& p : parts) ctx.bytes_in += p.content.size();
         // The field named file (or image), else the first that is a file.
         auto pick = parts.end();
@@ -413,7 +453,7 @@ OcrServer::OcrServer(ServeParams options) : options_(std::move(options)), impl_(
           name = "form field '" + pick->name + "'" + (pick->filename.empty() ? "" : " (" + pick->filename + ")");
         }
       } else {
-        bytes = read_body(reader, res);
+        bytes = read_body(reader, res, options_.max_body_bytes);
         ctx.bytes_in = bytes.size();
       }
       OcrService& svc = service();

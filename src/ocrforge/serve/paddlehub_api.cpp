@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ocrforge/core/json_bounded.h"
 #include "ocrforge/infer/result_files.h"
 #include "ocrforge/serve/base64.h"
 #include "ocrforge/serve/http_error.h"
@@ -13,8 +14,10 @@ using json = nlohmann::json;
 std::vector<ImageInput> parse_paddlehub_request(const std::string& text, int max_images) {
   json body;
   try {
-    body = json::parse(text);
-  } catch (const json::parse_error& e) {
+    body = parse_json_bounded(text);
+  } catch (const JsonTooDeepError& e) {
+    throw HttpError(400, std::string(e.what()) + "; send {\"images\": [<Base64 of an image>, ...]}");
+  } catch (const json::exception& e) {
     throw HttpError(400, std::string("the request body is not JSON (") + e.what() +
                              "); send {\"images\": [<Base64 of an image>, ...]} as application/json");
   }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ocrforge/core/json_bounded.h"
 #include "ocrforge/infer/result_files.h"
 #include "ocrforge/serve/http_error.h"
 
@@ -44,27 +45,30 @@ static const json* field(const json& body, const char* name) {
 static bool get_bool(const json& body, const char* name, bool fallback) {
   const json* v = field(body, name);
   if (!v) return fallback;
-  if (!v->is_boolean()) throw HttpError(422, std::string(name) + " must be true, false or null, got " + v->dump());
+  if (!v->is_boolean()) throw HttpError(422, std::string(name) + " must be true, false or null, got " + json_excerpt(*v));
   return v->get<bool>();
 }
 
 static double get_number(const json& body, const char* name, double fallback, double lo, double hi, bool open_lo) {
   const json* v = field(body, name);
   if (!v) return fallback;
-  if (!v->is_number()) throw HttpError(422, std::string(name) + " must be a number or null, got " + v->dump());
+  if (!v->is_number()) throw HttpError(422, std::string(name) + " must be a number or null, got " + json_excerpt(*v));
   const double x = v->get<double>();
   if ((open_lo ? !(x > lo) : !(x >= lo)) || x > hi)
     throw HttpError(422, std::string(name) + " must be " + (open_lo ? "> " : ">= ") + std::to_string(lo) +
-                             (hi < 1e300 ? " and <= " + std::to_string(hi) : "") + ", got " + v->dump());
+                             (hi < 1e300 ? " and <= " + std::to_string(hi) : "") + ", got " + json_excerpt(*v));
   return x;
 }
 
 PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunParams& defaults) {
   json body;
   try {
-    body = json::parse(body_text);
-  } catch (const json::parse_error& e) {
-    throw HttpError(400, std::string("the request body is not JSON (") + e.what() +
+    body = parse_json_bounded(body_text);
+  } catch (const JsonTooDeepError& e) {
+    throw HttpError(400, std::string(e.what()) + "; send {\"file\": <Base64 or URL>, \"fileType\": 1}");
+  } catch (const json::exception& e) {
+    // Syntax errors, and numbers beyond a double's range (1e400).
+    throw HttpError(400, std::string("the request body is not JSON this server can read (") + e.what() +
                              "); send {\"file\": <Base64 or URL>, \"fileType\": 1}");
   }
   if (!body.is_object()) throw HttpError(422, "the request body must be a JSON object, got " + std::string(body.type_name()));
@@ -83,7 +87,7 @@ PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunPara
   int file_type = -1;
   if (const json* ft = field(body, "fileType")) {
     if (!ft->is_number_integer() || (ft->get<long>() != 0 && ft->get<long>() != 1))
-      throw HttpError(422, "fileType must be 0 (PDF), 1 (image) or null, got " + ft->dump());
+      throw HttpError(422, "fileType must be 0 (PDF), 1 (image) or null, got " + json_excerpt(*ft));
     file_type = ft->get<int>();
   } else if (r.file_is_url) {
     // PaddleX infers the type from the URL's extension.
@@ -99,7 +103,7 @@ PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunPara
     throw HttpError(415, "fileType 0 (PDF) is not yet supported by ocrforge serve; send each page as an image (fileType 1)");
 
   if (const json* v = field(body, "visualize")) {
-    if (!v->is_boolean()) throw HttpError(422, "visualize must be true, false or null, got " + v->dump());
+    if (!v->is_boolean()) throw HttpError(422, "visualize must be true, false or null, got " + json_excerpt(*v));
     r.visualize = v->get<bool>();
   }
   for (const char* name : {"useDocOrientationClassify", "useDocUnwarping"})
@@ -111,19 +115,20 @@ PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunPara
   s = defaults;
   s.use_angle_cls = get_bool(body, "useTextlineOrientation", defaults.use_angle_cls);
   if (const json* v = field(body, "textDetLimitSideLen")) {
-    if (!v->is_number_integer() || v->get<long>() < 1 || v->get<long>() > 100000)
-      throw HttpError(422, "textDetLimitSideLen must be an integer in 1..100000, got " + v->dump());
+    if (!v->is_number_integer() || v->get<long>() < kMinRequestSideLen || v->get<long>() > kMaxRequestSideLen)
+      throw HttpError(422, "textDetLimitSideLen must be an integer in " + std::to_string(kMinRequestSideLen) + ".." +
+                               std::to_string(kMaxRequestSideLen) + ", got " + json_excerpt(*v));
     s.det_resize.limit_side_len = v->get<int>();
   }
   if (const json* v = field(body, "textDetLimitType")) {
     if (!v->is_string() || (v->get<std::string>() != "min" && v->get<std::string>() != "max"))
-      throw HttpError(422, "textDetLimitType must be \"min\" or \"max\", got " + v->dump());
+      throw HttpError(422, "textDetLimitType must be \"min\" or \"max\", got " + json_excerpt(*v));
     s.det_resize.limit_type = v->get<std::string>() == "max" ? DetLimitType::Max : DetLimitType::Min;
   }
   s.det_post.thresh = static_cast<float>(get_number(body, "textDetThresh", defaults.det_post.thresh, 0, 1, false));
   s.det_post.box_thresh = static_cast<float>(get_number(body, "textDetBoxThresh", defaults.det_post.box_thresh, 0, 1, false));
   s.det_post.unclip_ratio =
-      static_cast<float>(get_number(body, "textDetUnclipRatio", defaults.det_post.unclip_ratio, 0, 1e308, true));
+      static_cast<float>(get_number(body, "textDetUnclipRatio", defaults.det_post.unclip_ratio, 0, kMaxUnclipRatio, true));
   s.drop_score = static_cast<float>(get_number(body, "textRecScoreThresh", defaults.drop_score, 0, 1, false));
   return r;
 }

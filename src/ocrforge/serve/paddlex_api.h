@@ -20,6 +20,16 @@
 
 namespace ocrforge {
 
+// The range of a request's textDetLimitSideLen (the server's own
+// --det_limit_side_len may be larger: a request that leaves the field out
+// gets it). With textDetLimitType "min" the side is a floor a small image is
+// enlarged to, so this bounds how much detector input (and memory) a request
+// can make of a tiny image; a large one is bounded by the image pixel budget
+// and the detector's max_side_limit. textDetUnclipRatio is bounded by
+// kMaxUnclipRatio; the thresholds are in 0..1.
+constexpr int kMinRequestSideLen = 32;
+constexpr int kMaxRequestSideLen = 2048;
+
 struct PaddlexRequest {
   std::string file;             // Base64 or URL, as sent
   bool file_is_url = false;

@@ -8,17 +8,20 @@ namespace ocrforge {
 
 bool is_loopback_host(const std::string& host) {
   if (host == "localhost") return true;
+  // inet_aton, not inet_pton: the listener resolves "127.1" and "0x7f.1"
+  // to 127.0.0.1 as inet_aton does, so they are loopback too.
   in_addr v4{};
-  if (inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  if (inet_aton(host.c_str(), &v4) != 0) return (ntohl(v4.s_addr) >> 24) == 127;
   in6_addr v6{};
-  if (inet_pton(AF_INET6, host.c_str(), &v6) == 1) return IN6_IS_ADDR_LOOPBACK(&v6);
+  if (inet_pton(AF_INET6, host.c_str(), &v6) == 1)
+    return IN6_IS_ADDR_LOOPBACK(&v6) || (IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127);
   return false;
 }
 
 void check_serve_options(const ServeParams& o) {
   if (!is_loopback_host(o.host) && !o.keys.enabled() && !o.insecure)
-    throw UsageError("--host " + o.host + " is reachable from other machines and no --api_keys_file is set: anyone "
-                     "could use this server. Give keys (--api_keys_file), or pass --insecure to serve without them");
+    throw UsageError("--host " + o.host + " is not a loopback address (127.0.0.0/8, ::1, localhost), so other "
+                     "machines may reach it, and no --api_keys_file is set: anyone could use this server. Give keys (--api_keys_file), or pass --insecure to serve without them");
   if (o.tls_cert.empty() != o.tls_key.empty())
     throw UsageError("HTTPS needs both --tls_cert and --tls_key (PEM files)");
   if (o.port < 0 || o.port > 65535) throw UsageError("--port must be 0..65535, got " + std::to_string(o.port));

@@ -90,6 +90,8 @@ const std::map<std::string, std::vector<std::string>>& tools() {
 void translate_into(TipcStage& stage, const std::string& tool, const std::vector<std::string>& extra) {
   try {
     stage.argv = tipc_translate(tool, extra);
+    // A TIPC chain is rerun into the same folders, as PaddleOCR's scripts are.
+    if (stage.kind == "export") stage.argv.push_back("--overwrite");
   } catch (const UsageError& e) {
     stage.skip_reason = std::string("not supported: ") + e.what();
   }

@@ -12,6 +12,12 @@ namespace ocrforge {
 enum class DbScoreMode { Fast, Slow };
 enum class DetBoxType { Quad, Poly };
 
+// The largest unclip ratio accepted (flags, requests). PaddleOCR's configs
+// use 1.5 to 4; the offset distance grows with it, and with it the polygon
+// Clipper makes (its round joins add vertices as the distance grows), so an
+// unbounded ratio is a way to make one request take seconds and gigabytes.
+constexpr float kMaxUnclipRatio = 10.f;
+
 struct DbPostParams {
   float thresh = 0.3f;        // binarisation of the probability map
   float box_thresh = 0.6f;    // minimum box score

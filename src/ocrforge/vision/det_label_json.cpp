@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ocrforge/core/json_bounded.h"
 #include "ocrforge/core/text.h"
 
 namespace ocrforge {
@@ -29,7 +30,10 @@ DetJsonParse parse_det_json(const std::string& json) {
   DetJsonParse r;
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(json);
+    j = parse_json_bounded(json);
+  } catch (const JsonTooDeepError& e) {
+    r.error = std::string("not a list of regions (") + e.what() + ")";
+    return r;
   } catch (const nlohmann::json::exception& e) {
     r.error = std::string("not valid JSON (") + e.what() + ")";
     return r;

@@ -214,8 +214,10 @@ TEST(ExportModel, MultiHeadExportsTheCtcBranchAndLeavesTheSarHeadOut) {
   std::unique_ptr<Task> wrong = make_task(other, trainer_spec_from_config(other), torch::kCPU);
   save_checkpoint(t.dir + "/wrong", wrong->model(), nullptr, CheckpointData{});
   config.apply_overrides({"Global.pretrained_model=" + t.dir + "/wrong"});
+  EXPECT_NE(test::message_of<UsageError>([&] { export_inference_model(config); }).find("pass --overwrite"),
+            std::string::npos);
   try {
-    export_inference_model(config);
+    export_inference_model(config, /*overwrite=*/true);
     ADD_FAILURE() << "a checkpoint with another neck exported";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("shape mismatches: head.fc.weight"), std::string::npos) << e.what();

@@ -97,6 +97,14 @@ std::optional<std::string> LmdbEnv::get(const std::string& key) const {
   return std::string(static_cast<const char*>(v.mv_data), v.mv_size);
 }
 
+size_t LmdbEnv::records() const {
+  ReadTxn txn(env_, dir_);
+  MDB_stat stat{};
+  const int rc = mdb_stat(txn.get(), dbi_, &stat);
+  if (rc != 0) throw Error("LMDB environment '" + dir_ + "': cannot count its records (" + lmdb_message(rc) + ")");
+  return stat.ms_entries;
+}
+
 std::vector<std::string> find_lmdb_folders(const std::string& data_dir, const std::string& config_key) {
   std::error_code ec;
   if (!fs::exists(data_dir, ec)) throw Error("config key '" + config_key + "': '" + data_dir + "' does not exist");

@@ -30,6 +30,8 @@ class LmdbEnv {
   // itself fails (a damaged page). Thread-safe: each call is its own
   // read-only transaction.
   std::optional<std::string> get(const std::string& key) const;
+  // How many records (keys) the main database holds.
+  size_t records() const;
 
   const std::string& dir() const { return dir_; }
 

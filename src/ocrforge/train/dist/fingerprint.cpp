@@ -13,6 +13,7 @@
 #include "ocrforge/core/config.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/fnv1a.h"
+#include "ocrforge/core/json_bounded.h"
 #include "ocrforge/version.h"
 
 namespace ocrforge {
@@ -130,7 +131,7 @@ std::string Fingerprint::to_json() const {
 
 Fingerprint Fingerprint::from_json(const std::string& text) {
   try {
-    const auto j = nlohmann::json::parse(text);
+    const auto j = parse_json_bounded(text);
     Fingerprint f;
     f.rank = j.at("rank").get<int>();
     f.host = j.at("host").get<std::string>();

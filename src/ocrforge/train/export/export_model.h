@@ -29,7 +29,10 @@ class Config;
 // Error naming the keys otherwise; only a SARHead's may be missing, from a
 // checkpoint trained before ocrforge built it), else, for an ONNX architecture, the
 // graph's own weights (a native model without weights is a UsageError). The
-// written file passes the ONNX checker and strict shape inference.
-ExportReport export_inference_model(const Config& config);
+// written file passes the ONNX checker and strict shape inference. A folder
+// that already holds an inference.onnx (or a distillation's
+// <member>/inference.onnx) is refused (UsageError naming it) unless
+// `overwrite`: a finished export is not replaced by accident.
+ExportReport export_inference_model(const Config& config, bool overwrite = false);
 
 }  // namespace ocrforge

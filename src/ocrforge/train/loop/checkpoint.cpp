@@ -13,6 +13,7 @@
 #include "ocrforge/core/atomic_file.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/fnv1a.h"
+#include "ocrforge/core/json_bounded.h"
 #include "ocrforge/core/text.h"
 #include "ocrforge/train/loop/pdparams_weights.h"
 
@@ -162,7 +163,7 @@ static RawCheckpoint read_raw(const std::string& path) {
     if (tag != integrity_block(s.substr(0, hashed))) damaged(path, "content hash mismatch");
   }
   try {
-    raw.header = nlohmann::json::parse(header);
+    raw.header = parse_json_bounded(header);
   } catch (const std::exception& e) {
     damaged(path, "unreadable JSON header: " + first_line(e.what()));
   }

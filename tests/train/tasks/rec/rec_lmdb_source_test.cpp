@@ -87,6 +87,12 @@ TEST(RecLmdbSource, BrokenEnvironmentsAreErrorsNamingThem) {
   msg = test::message_of<Error>([&] { RecLmdbSource(root + "/empty", "Eval.dataset.data_dir"); });
   EXPECT_NE(msg.find("Eval.dataset.data_dir"), std::string::npos) << msg;
   EXPECT_NE(msg.find("hold no samples"), std::string::npos) << msg;
+  // Round 3, defect 7: 2,000,000,000 samples claimed over 3 records ended in bad_alloc.
+  ASSERT_NO_FATAL_FAILURE(test::write_lmdb(root + "/claims", {{"num-samples", "2000000000"},
+                                                              {test::lmdb_key("image", 1), png_bytes(20, 5)},
+                                                              {test::lmdb_key("label", 1), "a"}}));
+  msg = test::message_of<Error>([&] { RecLmdbSource(root + "/claims", "Train.dataset.data_dir"); });
+  EXPECT_NE(msg.find("num-samples says 2000000000 but the database holds only 3 records"), std::string::npos) << msg;
   fs::create_directories(root + "/plain/folder");  // a folder without data.mdb
   msg = test::message_of<Error>([&] { RecLmdbSource(root + "/plain", "Train.dataset.data_dir"); });
   EXPECT_NE(msg.find(root + "/plain/folder"), std::string::npos) << msg;

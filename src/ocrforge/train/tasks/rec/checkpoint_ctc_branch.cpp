@@ -33,7 +33,7 @@ void load_checkpoint_ctc_branch(const std::string& prefix, torch::nn::Module& mo
   for (const auto& k : r.unexpected)
     if (!guide_key(k)) unexpected.push_back(k);
   if (missing.empty() && unexpected.empty() && r.shape_mismatch.empty()) return;
-  throw Error("checkpoint '" + checkpoint_path(prefix) + "' does not fit this model (a different architecture?): " +
+  throw Error("checkpoint '" + weights_path(prefix) + "' does not fit this model (a different architecture?): " +
               (missing.empty() ? "" : "missing keys: " + listed(missing) + "; ") +
               (unexpected.empty() ? "" : "unexpected keys: " + listed(unexpected) + "; ") +
               (r.shape_mismatch.empty() ? "" : "shape mismatches: " + listed(r.shape_mismatch)));

@@ -40,6 +40,15 @@ RecLmdbSource::RecLmdbSource(const std::string& data_dir, const std::string& con
                   "num-samples and, from 1, image-%09d / label-%09d (found under " + config_key + " '" + data_dir +
                   "')");
     e.count = parse_count(*n, dir);
+    // A sample is an image record and a label record; data sets with some
+    // missing are read (the gaps skipped), but more samples than records is
+    // a damaged or hand-edited num-samples that would size the sampler's
+    // index (gigabytes) for records that are not there.
+    const size_t records = e.env->records();
+    if (e.count > records)
+      throw Error("LMDB environment '" + dir + "': num-samples says " + std::to_string(e.count) +
+                  " but the database holds only " + std::to_string(records) +
+                  " records (each sample is an image-%09d and a label-%09d); rewrite num-samples or the data set");
     e.first = total_;
     if (e.count > std::numeric_limits<size_t>::max() / 2 - total_)
       throw Error("LMDB environment '" + dir + "': num-samples " + std::to_string(e.count) + " is not plausible");

@@ -46,8 +46,10 @@ std::array<int, 3> parse_image_shape(const YAML::Node& p, const std::string& pat
   if (!s.IsSequence() || s.size() != 3) throw UsageError("config key '" + path + ".image_shape': expected [C, H, W]");
   std::array<int, 3> shape{};
   for (size_t i = 0; i < 3; ++i) shape[i] = y::integer(s[i], path + ".image_shape");
-  if (shape[0] != 3 || shape[1] <= 0 || shape[2] <= 0)
-    throw UsageError("config key '" + path + ".image_shape': expected [3, H, W] with H, W > 0");
+  if (shape[0] != 3 || shape[1] <= 0 || shape[2] <= 0 || shape[1] > kMaxRecImageSide || shape[2] > kMaxRecImageSide)
+    throw UsageError("config key '" + path + ".image_shape': expected [3, H, W] with H and W in 1.." +
+                     std::to_string(kMaxRecImageSide) + ", got [" + std::to_string(shape[0]) + ", " +
+                     std::to_string(shape[1]) + ", " + std::to_string(shape[2]) + "]");
   return shape;
 }
 
@@ -89,7 +91,8 @@ void parse_rec_con_aug(const YAML::Node& p, const std::string& path, int global_
   }
   if (set("max_text_length")) {
     con->max_text_length = y::integer(y::at(p, path, "max_text_length"), path + ".max_text_length");
-    if (con->max_text_length <= 0) throw UsageError("config key '" + path + ".max_text_length': must be positive");
+    if (con->max_text_length <= 0 || con->max_text_length > kMaxTextLength)
+      throw UsageError("config key '" + path + ".max_text_length': must be in 1.." + std::to_string(kMaxTextLength));
   }
   if (set("image_shape")) {
     // [H, W, C] here (PaddleOCR's order for RecConAug), not RecResizeImg's [C, H, W].
@@ -97,8 +100,9 @@ void parse_rec_con_aug(const YAML::Node& p, const std::string& path, int global_
     const std::string key = path + ".image_shape";
     if (!s.IsSequence() || s.size() != 3) throw UsageError("config key '" + key + "': expected [H, W, C], e.g. [48, 320, 3]");
     const int h = y::integer(s[0], key), w = y::integer(s[1], key), c = y::integer(s[2], key);
-    if (h <= 0 || w <= 0 || c != 3)
-      throw UsageError("config key '" + key + "': expected [H, W, 3] with H, W > 0 (RecConAug's order is H, W, C, "
+    if (h <= 0 || w <= 0 || c != 3 || h > kMaxRecImageSide || w > kMaxRecImageSide)
+      throw UsageError("config key '" + key + "': expected [H, W, 3] with H, W in 1.." +
+                       std::to_string(kMaxRecImageSide) + " (RecConAug's order is H, W, C, "
                        "e.g. [48, 320, 3])");
     con->height = h;
     con->width = w;
@@ -150,7 +154,9 @@ RecTransformSpec rec_transform_spec_from_yaml(const YAML::Node& transforms, cons
                                               bool sampler_resizes) {
   if (!transforms || !transforms.IsSequence())
     throw UsageError("config key '" + where + "': expected a list of transforms such as '- DecodeImage: ...'");
-  if (max_text_length <= 0) throw UsageError("Global.max_text_length must be positive");
+  if (max_text_length <= 0 || max_text_length > kMaxTextLength)
+    throw UsageError("Global.max_text_length must be in 1.." + std::to_string(kMaxTextLength) + ", got " +
+                     std::to_string(max_text_length) + " (PaddleOCR's recognition configs use 25-512)");
   if (charset.num_classes() <= 1) throw UsageError("the character dictionary holds no characters");
   RecTransformSpec spec;
   spec.charset = charset;

@@ -60,6 +60,13 @@ void parse_decode_image(const YAML::Node& params, const std::string& path);
 // without TIA: tia_prob is set to 0 and is not a key).
 void parse_rec_aug(const YAML::Node& params, const std::string& path, bool with_tia, RecAugParams* aug);
 // `image_shape: [3, H, W]` (required; `example` shows a valid value).
+// Bounds on what a config may ask, so that `check -c` refuses what training
+// would die on (out of memory) rather than pass it: PaddleOCR's recognition
+// configs use heights of 32-64, widths up to a few thousand and
+// max_text_length 25-512.
+constexpr int kMaxRecImageSide = 4096;
+constexpr int kMaxTextLength = 4096;
+
 std::array<int, 3> parse_image_shape(const YAML::Node& params, const std::string& path, const std::string& example);
 // KeepKeys: every listed key must be one of `allowed`.
 void parse_keep_keys(const YAML::Node& params, const std::string& path, const std::vector<std::string>& allowed);
