@@ -301,3 +301,38 @@ TEST(OcrDocuments, OcrmypdfUsesOcrforgeThroughThePlugin) {
     EXPECT_NE(test::run_command("pdfinfo " + out, dir).out.find("ocrforge"), std::string::npos) << renderer;
   }
 }
+
+// Round 3, defect 6: on a full disk the PDF's last buffered write failed
+// unseen and a 0-byte good.pdf was renamed into place. A per-file size limit
+// (ulimit -f, SIGXFSZ ignored: writes then fail with EFBIG) lets the small
+// outputs through and stops the PDF, which holds the page image.
+TEST(OcrDocuments, OutputThatCannotBeWrittenWholeIsAbsentNotEmpty) {
+  const std::string dir = test::fresh_dir("docs_full_disk");
+  fs::create_directories(dir + "/in");
+  fs::copy_file(test::data_dir() + kReceipt, dir + "/in/good.jpg");
+  const auto free_run =
+      ocr("--image_dir " + dir + "/in --output_format txt,hocr,pdf --draw_img_save_dir " + dir + "/free", dir);
+  ASSERT_EQ(free_run.exit_code, 0) << free_run.err;
+  // Room for the JSON result, the text outputs and the page image spooled
+  // for the PDF, not for the PDF itself (the image plus its text layer).
+  const uintmax_t image = fs::file_size(dir + "/in/good.jpg"), pdf = fs::file_size(dir + "/free/good.pdf");
+  const uintmax_t limit_kib = image / 1024 + 1;
+  ASSERT_GT(pdf, limit_kib * 1024) << "the PDF would fit under the limit";
+  const auto r = test::run_command("bash -c 'ulimit -f " + std::to_string(limit_kib) + "; trap \"\" XFSZ; exec " +
+                                       test::binary() + " ocr --cpu_threads 2 --visualize false --image_dir " + dir +
+                                       "/in --output_format txt,hocr,alto,tsv,pdf --draw_img_save_dir " + dir +
+                                       "/full'",
+                                   dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("good.pdf"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/full/good.pdf")) << "a PDF that could not be written is under its final name";
+  for (const auto& e : fs::directory_iterator(dir + "/full")) {
+    const std::string name = e.path().filename().string();
+    if (name == ".ocrforge.lock") continue;
+    EXPECT_NE(name[0], '.') << "a temp file was left behind: " << name;
+    EXPECT_GT(fs::file_size(e.path()), 0u) << name << " is empty";
+  }
+  // What was written is whole: the same text as with room to spare.
+  EXPECT_EQ(test::read_text(dir + "/full/good.txt"), test::read_text(dir + "/free/good.txt"));
+  EXPECT_EQ(test::read_text(dir + "/full/good.hocr"), test::read_text(dir + "/free/good.hocr"));
+}

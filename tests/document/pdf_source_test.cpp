@@ -3,6 +3,7 @@
 #include "ocrforge/document/pdf_source.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -160,4 +161,74 @@ TEST(PdfSource, ScanImageIsTheStoredPixels) {
   EXPECT_NEAR(grey_pdf.shape(0).scan_dpi, 150, 0.01);
   // The pixel cap holds here as well.
   EXPECT_THROW(grey_pdf.scan_image(0, 100), Error);
+}
+
+namespace {
+
+// A one-page PDF showing one image XObject of w x h pixels: `dict` is its
+// dictionary (without /Length), `data` its stream bytes as stored.
+std::string image_pdf(const std::string& dict, const std::string& data, int w, int h) {
+  // The page is the image's size in points, the image fills it.
+  const std::string content = "q " + std::to_string(w) + " 0 0 " + std::to_string(h) + " 0 0 cm /Im0 Do Q";
+  std::vector<std::string> objs = {
+      "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 " + std::to_string(w) + " " + std::to_string(h) +
+          "] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>",
+      "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream",
+      "<< " + dict + " /Length " + std::to_string(data.size()) + " >>\nstream\n" + data + "\nendstream"};
+  std::string pdf = "%PDF-1.4\n";
+  std::vector<size_t> offsets;
+  for (size_t i = 0; i < objs.size(); ++i) {
+    offsets.push_back(pdf.size());
+    pdf += std::to_string(i + 1) + " 0 obj\n" + objs[i] + "\nendobj\n";
+  }
+  const size_t xref = pdf.size();
+  pdf += "xref\n0 " + std::to_string(objs.size() + 1) + "\n0000000000 65535 f \n";
+  for (size_t o : offsets) {
+    char line[32];
+    std::snprintf(line, sizeof(line), "%010zu 00000 n \n", o);
+    pdf += line;
+  }
+  return pdf + "trailer\n<< /Size " + std::to_string(objs.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
+         std::to_string(xref) + "\n%%EOF\n";
+}
+
+std::string deflated_zeros(size_t n) {
+  const std::string zeros(n, '\0');
+  uLongf size = compressBound(static_cast<uLong>(n));
+  std::string out(size, '\0');
+  EXPECT_EQ(compress2(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(zeros.data()),
+                      static_cast<uLong>(n), 9),
+            Z_OK);
+  out.resize(size);
+  return out;
+}
+
+}  // namespace
+
+// Round 3, defect 3: an image stream whose dictionary says 100 x 100 but
+// inflates to far more was inflated whole (600 MB) before its size was
+// compared; a DCT stream whose own header is larger than its dictionary was
+// decoded at the header's size. Neither is taken as the page's scan now
+// (the page is rendered instead, within the pixel budget).
+TEST(PdfSource, ImageStreamsLargerThanTheirDictionaryAreNotDecoded) {
+  const std::string dir = test::fresh_dir("pdf_stream_bombs");
+  const std::string grey = "/Type /XObject /Subtype /Image /Width 100 /Height 100 /ColorSpace /DeviceGray "
+                           "/BitsPerComponent 8 /Filter /FlateDecode";
+  test::write_text(dir + "/fits.pdf", image_pdf(grey, deflated_zeros(100 * 100), 100, 100));
+  test::write_text(dir + "/bomb.pdf", image_pdf(grey, deflated_zeros(64u << 20), 100, 100));
+  PdfSource fits(dir + "/fits.pdf");
+  EXPECT_EQ(fits.scan_image(0, 0).size(), cv::Size(100, 100));
+  PdfSource bomb(dir + "/bomb.pdf");
+  EXPECT_TRUE(bomb.scan_image(0, 0).empty()) << "a stream that inflates past its dictionary's size was taken";
+
+  // A JPEG whose frame header says 640 x 480, in a dictionary saying 64 x 48.
+  cv::Mat photo(480, 640, CV_8UC3, cv::Scalar(90, 160, 220));
+  std::vector<uchar> jpeg;
+  ASSERT_TRUE(cv::imencode(".jpg", photo, jpeg));
+  const std::string dct = "/Type /XObject /Subtype /Image /Width 64 /Height 48 /ColorSpace /DeviceRGB "
+                          "/BitsPerComponent 8 /Filter /DCTDecode";
+  test::write_text(dir + "/dct.pdf", image_pdf(dct, std::string(jpeg.begin(), jpeg.end()), 64, 48));
+  PdfSource lying(dir + "/dct.pdf");
+  EXPECT_TRUE(lying.scan_image(0, 0).empty());
 }

@@ -96,3 +96,31 @@ TEST(TiffPages, DamagedHeadersAreErrors) {
   }
   EXPECT_FALSE(looks_like_tiff(dir + "/text.tif"));
 }
+
+// Pages are read from a file kept open between calls (one directory step per
+// page in order, not a walk from page 1): every order, and a switch to
+// another file and back, still gives each page's own pixels.
+TEST(TiffPages, PagesReadInAnyOrderAndAcrossFilesAreTheirOwn) {
+  const std::string dir = test::fresh_dir("tiff_page_order");
+  std::vector<cv::Mat> a, b;
+  for (int i = 0; i < 5; ++i) {
+    a.emplace_back(12 + i, 20, CV_8UC3, cv::Scalar(10 * i, 20, 30));
+    b.emplace_back(8, 9 + i, CV_8UC3, cv::Scalar(200, 10 * i, 5));
+  }
+  ASSERT_TRUE(cv::imwritemulti(dir + "/a.tif", a));
+  ASSERT_TRUE(cv::imwritemulti(dir + "/b.tif", b));
+  const auto pa = tiff_pages(dir + "/a.tif", 100), pb = tiff_pages(dir + "/b.tif", 100);
+  ASSERT_EQ(pa.size(), 5u);
+  ASSERT_EQ(pb.size(), 5u);
+  const auto same = [](const cv::Mat& x, const cv::Mat& y) {
+    return x.size() == y.size() && cv::norm(x, y, cv::NORM_INF) == 0.0;
+  };
+  for (int i : {0, 1, 2, 3, 4, 2, 0, 4, 3}) {
+    EXPECT_TRUE(same(read_tiff_page(dir + "/a.tif", i, pa[static_cast<size_t>(i)], 0), a[static_cast<size_t>(i)]))
+        << "a page " << i;
+    EXPECT_TRUE(same(read_tiff_page(dir + "/b.tif", 4 - i, pb[static_cast<size_t>(4 - i)], 0), b[static_cast<size_t>(4 - i)]))
+        << "b page " << 4 - i;
+  }
+  EXPECT_THROW(read_tiff_page(dir + "/a.tif", 7, pa[0], 0), Error);  // past the last page
+  EXPECT_TRUE(same(read_tiff_page(dir + "/a.tif", 1, pa[1], 0), a[1]));
+}

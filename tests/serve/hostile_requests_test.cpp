@@ -8,6 +8,7 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 #include "ocrforge/serve/base64.h"
 #include "serve_test_support.h"
@@ -142,4 +143,40 @@ TEST(HostileRequests, PerRequestValuesOutOfRangeAreRefusedNamingThem) {
     EXPECT_EQ(r->status, 422) << k.field;
     EXPECT_NE(error_of(r).find(k.field), std::string::npos) << r->body;
   }
+}
+
+// Defect 3: a JPEG whose fill byte (FF) before its SOF hid a 27000 x 27000
+// frame from the old header sniffing, and TIFFs of any size or page count,
+// decoded before any check. The budget is read as the decoders read it.
+TEST(HostileRequests, LyingHeadersAreRefusedBeforeDecoding) {
+  test::TestServer s(small_limits());
+  auto c = s.client();
+  // Made here, so that no EXIF thumbnail brings a frame header of its own.
+  std::vector<uchar> encoded;
+  ASSERT_TRUE(cv::imencode(".jpg", cv::Mat(32, 48, CV_8UC3, cv::Scalar(200, 200, 200)), encoded));
+  std::string jpeg(encoded.begin(), encoded.end());
+  const size_t sof = jpeg.find("\xff\xc0");
+  ASSERT_NE(sof, std::string::npos);
+  // 65000 x 65000: even decoded at 1/8 (as a JPEG over 2 x max_side is)
+  // 8125 x 8125, over the 50 MP budget. (The 27000 x 27000 of the report
+  // decodes at 1/8 to 11 MP: within the budget, 34 MB instead of 13 GB.)
+  for (size_t k : {5u, 7u}) {  // height, then width
+    jpeg[sof + k] = static_cast<char>(65000 >> 8);
+    jpeg[sof + k + 1] = static_cast<char>(65000 & 0xff);
+  }
+  jpeg.insert(sof, "\xff");  // a fill byte: still valid JPEG
+  auto big = c.Post("/v1/ocr", jpeg, "image/jpeg");
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->status, 413) << big->body;
+  EXPECT_NE(error_of(big).find("65000 x 65000"), std::string::npos) << big->body;
+
+  // Three small pages: a document, not an image.
+  const cv::Mat page(20, 30, CV_8UC3, cv::Scalar(255, 255, 255));
+  const std::string dir = test::fresh_dir("hostile_tiff");
+  ASSERT_TRUE(cv::imwritemulti(dir + "/three.tif", std::vector<cv::Mat>{page, page, page}));
+  auto pages = c.Post("/v1/ocr", test::read_text(dir + "/three.tif"), "image/tiff");
+  ASSERT_TRUE(pages);
+  EXPECT_EQ(pages->status, 400) << pages->body;
+  EXPECT_NE(error_of(pages).find("TIFF of 3 pages"), std::string::npos) << pages->body;
+  EXPECT_EQ(c.Post("/v1/ocr", sample("imgs_ger_1.jpg"), "image/jpeg")->status, 200);
 }
