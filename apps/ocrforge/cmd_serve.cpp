@@ -33,7 +33,7 @@ static void declare_serve_flags(FlagSet& f) {
   f.add("read_timeout", "5", "seconds a client may stay silent while sending a request");
   f.add("request_read_timeout", "30", "seconds a whole request (line, headers, body) may take to arrive (slow clients are cut off)");
   f.add("keep_alive_timeout", "5", "seconds an idle kept-alive connection stays open");
-  f.add("http_threads", "32", "connections served at once (each holds a thread while a request is read or answered)");
+  f.add("http_threads", "256", "connections served at once: each holds a thread (started when needed) while a request is read or answered; more wait, their deadline counting");
   f.add("max_connections_per_client", "8", "connections one client address may hold at once (more get 429); 0: no cap (behind a reverse proxy, where every client is the proxy)");
   f.add("drain_timeout", "5", "seconds a request still arriving gets once SIGTERM stops the server (requests being processed finish)");
   f.add("tls_cert", "", "PEM certificate: serve HTTPS (with --tls_key)");

@@ -15,7 +15,8 @@ Starts `ocrforge serve` on a free loopback port and measures good requests
      a loop, every bomb of round 3: a 60,000-deep JSON field, a 1 MB gzip body
      inflating to 1 GB, a 300 MB chunked body, textDetUnclipRatio 1e11,
      textDetLimitSideLen 4000 with limitType min, a JPEG whose fill byte hides a
-     27000 x 27000 frame, a TIFF of 100 pages, 1e400 in a number field.
+     27000 x 27000 frame (read at 1/8: 3375 x 3375, within the pixel budget,
+     so it is answered 200), a TIFF of 100 pages, 1e400 in a number field.
 For each phase: good requests answered (and their status codes), throughput,
 p50 / p99 latency, /health latency (p99, max). At the end: the server's peak
 RSS (VmHWM), whether it ever stopped (restarts must be 0), and how long a
@@ -227,7 +228,8 @@ def phase(name, port, seconds, clients, good_body, server, extra=None):
     print(f"{name}: {ok} good requests answered 200 in {wall:.0f} s ({ok / wall:.2f}/s), statuses {dict(sorted(codes.items()))}, "
           f"latency p50 {percentile(lat, 50) * 1000:.0f} ms p99 {percentile(lat, 99) * 1000:.0f} ms; "
           f"/health p99 {percentile(health, 99) * 1000:.0f} ms max {max(health) * 1000 if health else float('nan'):.0f} ms "
-          f"({len(health)} probes); server alive: {server.poll() is None}")
+          f"({len(health)} probes); server alive: {server.poll() is None}, peak RSS so far "
+          f"{rss_mb(server.pid, 'VmHWM') if server.poll() is None else float('nan'):.0f} MB")
     return ok, codes, lat, health
 
 

@@ -258,8 +258,10 @@ bool tls_handshake(int fd, SSL* ssl, Clock::time_point deadline, milliseconds re
 
 }  // namespace
 
-ConnectionThreads::ConnectionThreads(size_t threads) {
-  for (size_t i = 0; i < std::max<size_t>(threads, 1); ++i) threads_.emplace_back([this] { work(); });
+ConnectionThreads::ConnectionThreads(size_t max_threads, size_t start_threads)
+    : max_threads_(std::max<size_t>(max_threads, 1)) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t i = 0; i < std::min(start_threads, max_threads_); ++i) threads_.emplace_back([this] { work(); });
 }
 
 ConnectionThreads::~ConnectionThreads() {
@@ -274,6 +276,10 @@ void ConnectionThreads::enqueue(std::function<void()> fn) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     jobs_.push_back({std::move(fn), Clock::now()});
+    // No thread free: one more, up to the cap. A thread waiting on a slow
+    // client costs a stack and a poll(), so slow clients below the cap
+    // never hold up a /health that arrives meanwhile.
+    if (idle_ < jobs_.size() && threads_.size() < max_threads_) threads_.emplace_back([this] { work(); });
   }
   cond_.notify_one();
 }
@@ -294,7 +300,9 @@ void ConnectionThreads::work() {
     Job job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
+      ++idle_;
       cond_.wait(lock, [this] { return !jobs_.empty() || shutdown_; });
+      --idle_;
       // Queued connections still run after a shutdown: each is closed at
       // once or bounded by the drain deadline.
       if (jobs_.empty()) return;

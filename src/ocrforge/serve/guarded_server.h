@@ -47,11 +47,13 @@ struct ConnectionLimits {
   std::chrono::milliseconds drain_timeout{5000};          // after stop, for a request still arriving
 };
 
-// The connection threads: cpp-httplib's fixed pool, with each connection's
-// accept time kept so that its deadline counts the time it waited.
+// The connection threads, with each connection's accept time kept so that
+// its deadline counts the time it waited. Unlike cpp-httplib's fixed pool,
+// the pool grows when no thread is free, up to `max_threads` (connections
+// served at once; more wait), and its threads stay for later bursts.
 class ConnectionThreads : public httplib::TaskQueue {
  public:
-  explicit ConnectionThreads(size_t threads);
+  explicit ConnectionThreads(size_t max_threads, size_t start_threads = 4);
   ~ConnectionThreads() override;
   void enqueue(std::function<void()> fn) override;
   void shutdown() override;
@@ -65,6 +67,8 @@ class ConnectionThreads : public httplib::TaskQueue {
   std::mutex mutex_;
   std::condition_variable cond_;
   std::deque<Job> jobs_;
+  size_t max_threads_;
+  size_t idle_ = 0;  // threads waiting for a job
   bool shutdown_ = false;
   std::vector<std::thread> threads_;
 };

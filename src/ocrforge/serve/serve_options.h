@@ -27,7 +27,7 @@ struct ServeParams {
   std::chrono::milliseconds request_timeout{60000};  // queue wait + run
   int retry_after_s = 1;
   ConnectionLimits connection;
-  int http_threads = 32;        // connections served at once
+  int http_threads = 256;       // connections served at once (threads started as needed)
   bool visualize = true;        // PaddleX's Serving.visualize: ocrImage / inputImage by default
   std::string vis_font_path;
   std::string tls_cert, tls_key;  // both or neither: HTTPS
