@@ -168,7 +168,7 @@ InputImage decode_bytes(std::string_view data, const ImageReadParams& read, cons
   }
   if (raw.empty())
     throw BadInput("image bytes (" + std::to_string(data.size()) +
-                   " bytes) cannot be decoded: corrupt, truncated, or a format OpenCV cannot read (GIF, ...)");
+                   " bytes) cannot be decoded: corrupt or truncated");
   InputImage out;
   out.bgr = apply_preprocess(to_bgr(raw, pre.alpha_rgb, "image bytes"), pre);
   return out;

@@ -124,3 +124,26 @@ TEST(TiffPages, PagesReadInAnyOrderAndAcrossFilesAreTheirOwn) {
   EXPECT_THROW(read_tiff_page(dir + "/a.tif", 7, pa[0], 0), Error);  // past the last page
   EXPECT_TRUE(same(read_tiff_page(dir + "/a.tif", 1, pa[1], 0), a[1]));
 }
+
+// Found by `make fuzz` (tiff_pages): the file kept open between pages was
+// reused for another file at the same path (a rewritten file, or a
+// /proc/self/fd name given to the next input), and that file's page - not
+// the one checked against the pixel budget - was decoded (3 GB). The open
+// file is now reused only while the path names the same file, and the
+// budget is checked again on the directory being decoded.
+TEST(TiffPages, AFileRewrittenAtTheSamePathIsReadAfresh) {
+  const std::string dir = test::fresh_dir("tiff_rewritten");
+  const std::string path = dir + "/doc.tif";
+  const cv::Mat small(10, 12, CV_8UC3, cv::Scalar(1, 2, 3));
+  ASSERT_TRUE(cv::imwritemulti(path, std::vector<cv::Mat>{small, small, small}));
+  const auto first = tiff_pages(path, 10);
+  ASSERT_EQ(read_tiff_page(path, 1, first[1], 0).size(), small.size());
+  const cv::Mat big(300, 400, CV_8UC3, cv::Scalar(9, 8, 7));
+  ASSERT_TRUE(cv::imwritemulti(path, std::vector<cv::Mat>{big, big, big}));
+  const auto second = tiff_pages(path, 10);
+  const cv::Mat page = read_tiff_page(path, 2, second[2], 0);
+  ASSERT_EQ(page.size(), big.size());
+  EXPECT_EQ(cv::norm(page, big, cv::NORM_INF), 0.0);
+  // A stale size given for the page does not widen the budget.
+  EXPECT_THROW(read_tiff_page(path, 1, first[1], 12 * 10), Error);
+}

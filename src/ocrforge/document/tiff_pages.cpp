@@ -1,7 +1,12 @@
 #include "ocrforge/document/tiff_pages.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <memory>
 
@@ -50,16 +55,25 @@ cv::Mat read_tiff_page(const std::string& path, int index, const TiffPage& page,
   // The file stays open between pages on this thread, so that reading
   // pages in order costs one directory step each (imreadmulti walks the
   // chain from the first page for every page: O(N) for page N).
+  // The open file is reused only while `path` still names that very file
+  // (a path can be rewritten, or a /proc/self/fd name reused for another).
   struct Open {
     std::string path;
+    struct stat st {};
     std::unique_ptr<TiffFile> tiff;
   };
   thread_local Open open;
+  struct stat now {};
+  const bool same_file = open.tiff && open.path == path && ::stat(path.c_str(), &now) == 0 &&
+                         now.st_dev == open.st.st_dev && now.st_ino == open.st.st_ino &&
+                         now.st_size == open.st.st_size && now.st_mtim.tv_sec == open.st.st_mtim.tv_sec &&
+                         now.st_mtim.tv_nsec == open.st.st_mtim.tv_nsec;
   try {
-    if (!open.tiff || open.path != path || open.tiff->directory_index() > index) {
+    if (!same_file || open.tiff->directory_index() > index) {
       open.tiff.reset();
-      // Strips of a page within the pixel budget may be that large.
-      const int64_t strips = std::max<int64_t>(int64_t{64} << 20, pixels * 8);
+      // Strips of any page within the pixel budget may be that large.
+      const int64_t strips = max_pixels > 0 ? std::max<int64_t>(int64_t{64} << 20, max_pixels * 8) : INT64_MAX;
+      if (::stat(path.c_str(), &open.st) != 0) throw Error(what + " cannot be read: " + std::strerror(errno));
       open.tiff = std::make_unique<TiffFile>(TiffFile::open_path(path, strips));
       open.path = path;
     }
@@ -72,7 +86,7 @@ cv::Mat read_tiff_page(const std::string& path, int index, const TiffPage& page,
   std::string why;
   cv::Mat bgr;
   try {
-    bgr = open.tiff->read_bgr(&why);
+    bgr = open.tiff->read_bgr(&why, max_pixels);
   } catch (...) {
     open.tiff.reset();
     throw;

@@ -1,7 +1,9 @@
 // Multi-page TIFF: the pages' sizes and resolutions from the file's IFDs
-// (read here, without decoding), and one page decoded at a time with
-// OpenCV's imreadmulti, so a 500-page fax never sits in memory at once and a
-// page claiming a giant size is refused before it is decoded.
+// (read with libtiff, without decoding), and one page decoded at a time
+// (libtiff's RGBA reader on a file kept open between calls), so a 500-page
+// fax never sits in memory at once, reading pages in order costs one
+// directory step each, and a page claiming a giant size is refused before
+// it is decoded.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -135,7 +135,7 @@ void TiffFile::set_directory(int index) {
                 (impl_->message.empty() ? "" : " (" + impl_->message + ")"));
 }
 
-cv::Mat TiffFile::read_bgr(std::string* why) {
+cv::Mat TiffFile::read_bgr(std::string* why, int64_t max_pixels) {
   TIFF* t = impl_->tiff;
   char emsg[1024] = {0};
   if (!TIFFRGBAImageOK(t, emsg)) {
@@ -147,6 +147,11 @@ cv::Mat TiffFile::read_bgr(std::string* why) {
   TIFFGetField(t, TIFFTAG_IMAGELENGTH, &h);
   if (w == 0 || h == 0 || w > static_cast<uint32_t>(INT32_MAX) || h > static_cast<uint32_t>(INT32_MAX))
     throw Error(impl_->name + " page " + std::to_string(directory_index() + 1) + " has no usable size");
+  // Checked again here, on the directory being decoded: the one allocation
+  // below is W x H x 4 bytes.
+  if (max_pixels > 0 && static_cast<int64_t>(w) * h > max_pixels)
+    throw Error(impl_->name + " page " + std::to_string(directory_index() + 1) + " is " + std::to_string(w) + " x " +
+                std::to_string(h) + ", more than --max_image_pixels " + std::to_string(max_pixels));
   // ABGR words, top row first (the caller checked the pixel budget).
   cv::Mat rgba(static_cast<int>(h), static_cast<int>(w), CV_8UC4);
   impl_->message.clear();

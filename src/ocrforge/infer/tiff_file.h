@@ -48,8 +48,9 @@ class TiffFile {
   // Decodes the current directory to 8-bit BGR with libtiff's RGBA reader
   // (every photometric and bit depth it converts). An empty Mat, with the
   // reason in *why, when libtiff cannot convert this page (e.g. float
-  // samples); Error when its data is damaged.
-  cv::Mat read_bgr(std::string* why);
+  // samples); Error when its data is damaged or the page, as this
+  // directory says, has more than `max_pixels` pixels (<= 0: no cap).
+  cv::Mat read_bgr(std::string* why, int64_t max_pixels);
   // libtiff's last error or warning message ("" if none).
   std::string last_message() const;
 
