@@ -212,8 +212,9 @@ TEST(GuardedServer, QueuedConnectionsKeepTheirDeadlineFromAccept) {
   ASSERT_TRUE(res) << httplib::to_string(res.error());
   EXPECT_EQ(res->body, "hello");
   // The first two hold their threads up to their 1.5 s deadline; the six
-  // queued ones are past theirs when a thread takes them (before: 4 x 1.5 s).
-  EXPECT_LT(seconds_since(start), 2.5);
+  // queued ones are past theirs when a thread takes them (before: 4 x 1.5 s,
+  // 6 s; the bound leaves room for a busy machine).
+  EXPECT_LT(seconds_since(start), 3.5);
 }
 
 TEST(GuardedServer, OneClientAddressHoldsAtMostItsCapAndOthersAreServed) {
@@ -227,7 +228,7 @@ TEST(GuardedServer, OneClientAddressHoldsAtMostItsCapAndOthersAreServed) {
   const int third = connect_to(run.port);
   ASSERT_GE(third, 0);
   pollfd p{third, POLLIN, 0};
-  ASSERT_EQ(::poll(&p, 1, 1000), 1) << "a connection over the cap was kept waiting";
+  ASSERT_EQ(::poll(&p, 1, 2000), 1) << "a connection over the cap was kept waiting";
   char buf[512] = {0};
   const ssize_t n = ::recv(third, buf, sizeof(buf) - 1, 0);
   ::close(third);
@@ -265,5 +266,6 @@ TEST(GuardedServer, StopEndsRequestsStillArrivingWithinTheDrainTimeout) {
   const auto start = Clock::now();
   stop_listening(server, ended);
   listener.join();
-  EXPECT_LT(seconds_since(start), 1.5) << "the drain waited for trickling clients";
+  // 0.5 s of drain (before: the 30 s request deadline); room for a busy machine.
+  EXPECT_LT(seconds_since(start), 2.5) << "the drain waited for trickling clients";
 }
