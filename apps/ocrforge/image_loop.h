@@ -73,6 +73,13 @@ class DecoderMessages {
   int saved_ = -1;
 };
 
+// What the decoder library printed and what the reader itself noted (a
+// file that stops early), as one "; "-joined note.
+inline std::string joined_note(const std::string& printed, const std::string& noted) {
+  if (printed.empty()) return noted;
+  return noted.empty() ? printed : printed + "; " + noted;
+}
+
 // `what` with the image named once: reading errors name it already; an
 // output error names the output file, so the image is added.
 inline std::string naming_image(const std::string& path, const std::string& what) {
@@ -100,12 +107,11 @@ size_t for_each_image(const char* command, const std::vector<std::string>& image
         DecoderMessages capture;
         try {
           img = reader(path);
-          if (!img.warning.empty()) std::fprintf(stderr, "%s\n", img.warning.c_str());
         } catch (...) {
           decoder = capture.take();
           throw;
         }
-        decoder = capture.take();
+        decoder = joined_note(capture.take(), img.warning);
       }
       bar.clear();
       if (!decoder.empty())

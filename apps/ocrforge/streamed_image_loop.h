@@ -32,9 +32,7 @@ class StreamedImageLoop {
     DecoderMessages capture;
     try {
       LoadedImage img = reader_ ? reader_(path) : read_image(path, read_.max_side, read_.max_pixels);
-      // Printed inside the capture, so it joins the decoder's own lines.
-      if (!img.warning.empty()) std::fprintf(stderr, "%s\n", img.warning.c_str());
-      notes_[path] = capture.take();
+      notes_[path] = joined_note(capture.take(), img.warning);
       return img;
     } catch (...) {
       notes_[path] = capture.take();

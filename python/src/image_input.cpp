@@ -155,7 +155,7 @@ InputImage decode_bytes(std::string_view data, const ImageReadParams& read, cons
   try {
     // The same budget as a path gets, from the decoder's reading of the
     // header, before the decode below allocates anything.
-    check_image_budget(std::string(data), "bytes (" + std::to_string(data.size()) + " bytes)", read.max_pixels);
+    check_image_budget(data, "bytes (" + std::to_string(data.size()) + " bytes)", read.max_pixels);
   } catch (const Error& e) {
     throw BadInput(e.what());
   }

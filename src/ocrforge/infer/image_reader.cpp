@@ -62,7 +62,7 @@ int64_t pixels_over_budget(const ImageHeader& h, int factor, int64_t max_pixels)
 
 // Says what the bytes are when they are not an image, so that a PDF or a GIF
 // sent where an image belongs is named as such rather than lumped together.
-std::string describe_non_image(const std::string& bytes) {
+std::string describe_non_image(std::string_view bytes) {
   const auto starts = [&](const char* magic) { return bytes.rfind(magic, 0) == 0; };
   if (starts("%PDF-"))
     return "a PDF document, not an image (ocrforge reads PDFs as documents: `ocrforge ocr --image_dir FILE.pdf`)";
@@ -71,7 +71,7 @@ std::string describe_non_image(const std::string& bytes) {
   return "not an image, or a format ocrforge does not read";
 }
 
-ImageHeader checked_image_header(const std::string& bytes, const std::string& name, int64_t max_pixels) {
+ImageHeader checked_image_header(std::string_view bytes, const std::string& name, int64_t max_pixels) {
   const ImageHeader h = read_image_header(bytes.data(), bytes.size());
   if (h.format == ImageFormat::Unknown)
     throw Error("image '" + name + "' cannot be decoded: " + describe_non_image(bytes) + "; it reads " +
@@ -132,53 +132,12 @@ LoadedImage decode_checked(const std::string& bytes, const std::string& name, in
   return out;
 }
 
-}  // namespace
-
-static bool jpeg_has_end_marker(const std::string& b);
-
-LoadedImage read_image(const std::string& path, int max_side, int64_t max_pixels) {
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (ec && ec != std::errc::no_such_file_or_directory)
-    throw Error("image '" + path + "' cannot be read: " + ec.message());
-  if (!fs::exists(st)) {
-    // A dangling symlink "exists" as a link but not as a file.
-    if (fs::is_symlink(fs::symlink_status(path, ec)))
-      throw Error("image '" + path + "' is a symbolic link to a missing file");
-    throw Error("image '" + path + "' does not exist");
-  }
-  if (fs::is_directory(st)) throw Error("'" + path + "' is a folder, not an image");
-  const std::string why = open_error(path);
-  if (!why.empty()) throw Error("image '" + path + "' cannot be read: " + why);
-  if (fs::file_size(path, ec) == 0) throw Error("image '" + path + "' is empty (0 bytes)");
-
-  if (fs::file_size(path, ec) > static_cast<uintmax_t>(INT32_MAX))
-    throw ImageTooLargeError("image '" + path + "' is " + std::to_string(fs::file_size(path, ec)) +
-                             " bytes: over the 2 GiB a decoder call takes");
-  std::string bytes;
-  {
-    std::ifstream in(path, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error("image '" + path + "' cannot be read: an I/O error");
-  }
-  if (bytes.size() > static_cast<size_t>(INT32_MAX))
-    throw ImageTooLargeError("image '" + path + "' is " + std::to_string(bytes.size()) +
-                             " bytes: over the 2 GiB a decoder call takes");
-  LoadedImage out = decode_checked(bytes, path, max_side, max_pixels);
-  // Decoded from memory, libjpeg does not warn of a file that stops early;
-  // the caller is told here, as a file read by path always told it.
-  if (sniff_image_format(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()) == ImageFormat::Jpeg &&
-      !jpeg_has_end_marker(bytes))
-    out.warning = "truncated JPEG: its data stops before the end-of-image marker";
-  return out;
-}
-
 // Whether a JPEG's marker segments and entropy-coded data run up to an
 // end-of-image marker (FF D9). Segments with a length (APPn, where an EXIF
 // thumbnail brings its own FF D9, DQT, SOF, ...) are skipped whole; in
 // entropy-coded data FF 00 is a stuffed byte and FF D0-D7 restart markers.
 // Bytes after the marker (camera trailers) do not matter.
-static bool jpeg_has_end_marker(const std::string& b) {
+bool jpeg_has_end_marker(const std::string& b) {
   size_t i = 2;
   const size_t n = b.size();
   while (i + 1 < n) {
@@ -201,19 +160,62 @@ static bool jpeg_has_end_marker(const std::string& b) {
   return false;
 }
 
+// A JPEG that stops before its end-of-image marker.
+bool truncated_jpeg(const std::string& bytes) {
+  return sniff_image_format(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()) == ImageFormat::Jpeg &&
+         !jpeg_has_end_marker(bytes);
+}
+
+}  // namespace
+
+LoadedImage read_image(const std::string& path, int max_side, int64_t max_pixels) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw Error("image '" + path + "' cannot be read: " + ec.message());
+  if (!fs::exists(st)) {
+    // A dangling symlink "exists" as a link but not as a file.
+    if (fs::is_symlink(fs::symlink_status(path, ec)))
+      throw Error("image '" + path + "' is a symbolic link to a missing file");
+    throw Error("image '" + path + "' does not exist");
+  }
+  if (fs::is_directory(st)) throw Error("'" + path + "' is a folder, not an image");
+  const std::string why = open_error(path);
+  if (!why.empty()) throw Error("image '" + path + "' cannot be read: " + why);
+  const uintmax_t size = fs::file_size(path, ec);
+  if (size == 0) throw Error("image '" + path + "' is empty (0 bytes)");
+  if (size > static_cast<uintmax_t>(INT32_MAX))
+    throw ImageTooLargeError("image '" + path + "' is " + std::to_string(size) +
+                             " bytes: over the 2 GiB a decoder call takes");
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) throw Error("image '" + path + "' cannot be read: an I/O error");
+  }
+  if (bytes.size() > static_cast<size_t>(INT32_MAX))
+    throw ImageTooLargeError("image '" + path + "' is " + std::to_string(bytes.size()) +
+                             " bytes: over the 2 GiB a decoder call takes");
+  LoadedImage out = decode_checked(bytes, path, max_side, max_pixels);
+  // Decoded from memory, libjpeg does not warn of a file that stops early;
+  // the caller is told here, as a file read by path always told it.
+  if (truncated_jpeg(bytes))
+    out.warning = "truncated JPEG: its data stops before the end-of-image marker";
+  return out;
+}
+
 LoadedImage decode_image(const std::string& bytes, const std::string& name, int max_side, int64_t max_pixels) {
   if (bytes.empty()) throw Error("image '" + name + "' is empty (0 bytes)");
   if (bytes.size() > static_cast<size_t>(INT32_MAX))
     throw ImageTooLargeError("image '" + name + "' is " + std::to_string(bytes.size()) +
                              " bytes: over the 2 GiB a decoder call takes");
-  if (sniff_image_format(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()) == ImageFormat::Jpeg &&
-      !jpeg_has_end_marker(bytes))
+  if (truncated_jpeg(bytes))
     throw Error("image '" + name + "' cannot be decoded: a truncated JPEG (its data stops before the end-of-image "
                 "marker); send the whole file");
   return decode_checked(bytes, name, max_side, max_pixels);
 }
 
-ImageHeader check_image_budget(const std::string& bytes, const std::string& name, int64_t max_pixels) {
+ImageHeader check_image_budget(std::string_view bytes, const std::string& name, int64_t max_pixels) {
   return checked_image_header(bytes, name, max_pixels);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include <opencv2/core.hpp>
 
@@ -46,7 +47,7 @@ struct LoadedImage {
 // decode themselves (IMREAD_UNCHANGED for alpha, a PDF's image streams).
 // Throws ImageTooLargeError over `max_pixels` (<= 0: no cap), Error for a
 // format ocrforge does not read or a header that cannot be read.
-ImageHeader check_image_budget(const std::string& bytes, const std::string& name, int64_t max_pixels);
+ImageHeader check_image_budget(std::string_view bytes, const std::string& name, int64_t max_pixels);
 
 // Decodes `path` to 8-bit BGR (grey and alpha images are converted).
 // A JPEG whose longer side exceeds 2 x max_side is decoded at 1/2, 1/4 or
