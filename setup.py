@@ -1,10 +1,12 @@
 """`pip install .`: the Python module ocrforge, built by this repository's CMake.
 
-The extension (target ocrforge_python: python/src over ocrforge::infer,
-without LibTorch, tests or benchmarks) is built in build/python-package and
-packed with the ONNX Runtime library it links, the default PP-OCRv4 models
-and the int8 calibration images, so the installed package needs nothing from
-the repository (only the Debian libraries scripts/bootstrap.sh installs).
+The extension (target ocrforge_python: python/src over ocrforge::infer and
+ocrforge::document, without LibTorch, tests or benchmarks) is built in build/python-package and
+packed with the ONNX Runtime library it links, every shipped model set (the
+PP-OCRv4 models, lang="ch", and models/en, lang="en") and the int8
+calibration images, so the installed package needs nothing from
+the repository (only the Debian libraries scripts/bootstrap.sh installs, and
+poppler-utils' pdftoppm, run to render PDF pages).
 Run `bash scripts/bootstrap.sh` first. Offline, with Debian's build tools:
 
     python3 -m pip install --no-build-isolation --no-index --break-system-packages .
@@ -25,8 +27,17 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 BUILD_BASE = os.path.join("build", "python-package")
-MODEL_FILES = ["det/inference.onnx", "rec/inference.onnx", "cls/inference.onnx", "ppocr_keys_v1.txt",
-               "README.package.md"]
+# Every model set of ocrforge::available_langs() (src/ocrforge/infer/lang_models.h), as it sits in
+# models/: "ch" is PP-OCRv4 (det, rec, cls, dictionary), "en" its English/Latin recogniser beside it.
+# The package carries them in the same layout (ocrforge/models/<set>/...), where _locations.py finds
+# them; tests/python/test_langs.py checks that this list covers every language.
+MODEL_FILES = {
+    "PP-OCRv4": ["det/inference.onnx", "rec/inference.onnx", "cls/inference.onnx", "ppocr_keys_v1.txt",
+                 "README.package.md"],
+    "en": ["rec/inference.onnx", "rec/inference.yml", "SHA256SUMS"],
+}
+# Documentation beside the models, copied when present.
+OPTIONAL_MODEL_FILES = {"README.package.md", "SHA256SUMS"}
 
 
 def project_version():
@@ -44,9 +55,12 @@ def cmake_cache_value(cache_file, name):
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
-        models = os.path.join(ROOT, "models", "PP-OCRv4")
-        if not os.path.isfile(os.path.join(models, "det", "inference.onnx")):
-            raise SystemExit(f"ocrforge: no models in {models}; run `bash scripts/bootstrap.sh` first")
+        models = os.path.join(ROOT, "models")
+        for model_set, files in MODEL_FILES.items():
+            for rel in files:
+                if rel not in OPTIONAL_MODEL_FILES and not os.path.isfile(os.path.join(models, model_set, rel)):
+                    raise SystemExit(f"ocrforge: {os.path.join(models, model_set, rel)} is missing; run "
+                                     "`bash scripts/bootstrap.sh` first (models/en is part of the repository)")
         cmake_dir = os.path.join(ROOT, BUILD_BASE, "cmake")
         env = dict(os.environ)
         # ccache keyed on paths relative to the checkout, as the Makefile does.
@@ -74,12 +88,13 @@ class CMakeBuild(build_ext):
         ort_licence = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(ort))), "LICENSE")
         if os.path.isfile(ort_licence):
             shutil.copy2(ort_licence, os.path.join(package, "ONNXRUNTIME_LICENSE"))
-        for rel in MODEL_FILES:
-            src = os.path.join(models, rel)
-            if os.path.isfile(src):
-                out = os.path.join(package, "models", "PP-OCRv4", rel)
-                os.makedirs(os.path.dirname(out), exist_ok=True)
-                shutil.copy2(src, out)
+        for model_set, files in MODEL_FILES.items():
+            for rel in files:
+                src = os.path.join(models, model_set, rel)
+                if os.path.isfile(src):
+                    out = os.path.join(package, "models", model_set, rel)
+                    os.makedirs(os.path.dirname(out), exist_ok=True)
+                    shutil.copy2(src, out)
         calibration = os.path.join(package, "data", "int8_calibration")
         shutil.rmtree(calibration, ignore_errors=True)
         shutil.copytree(os.path.join(ROOT, "data", "int8_calibration"), calibration)
@@ -93,6 +108,7 @@ setup(
     package_data={"ocrforge": ["*.pyi", "py.typed"]},
     ext_modules=[Extension("ocrforge._ocrforge", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
+    # Batch reading on a Dask cluster (docs/scale-out.md); needs Debian's python3-distributed.
     options={"build": {"build_base": BUILD_BASE}, "egg_info": {"egg_base": BUILD_BASE}},
     zip_safe=False,
 )

@@ -32,8 +32,9 @@ PACKAGES=(cmake g++ make ccache pkg-config ca-certificates npm
   libopenblas0-openmp
   tesseract-ocr tesseract-ocr-eng
   libcpp-httplib-dev chromium chromium-driver python3-selenium
-  pybind11-dev python3-dev python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel python3-venv
-  libqpdf-dev qpdf poppler-utils libxml2-utils w3c-sgml-lib ocrmypdf)
+  pybind11-dev python3-dev python3-numpy python3-pil python3-pytest python3-pip python3-setuptools python3-wheel python3-venv
+  libqpdf-dev qpdf poppler-utils libxml2-utils w3c-sgml-lib ocrmypdf
+  python3-dask python3-distributed)
 
 log() { printf '[bootstrap] %s\n' "$*"; }
 

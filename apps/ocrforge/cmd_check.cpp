@@ -89,10 +89,7 @@ std::string two_worker_allreduce() {
 // blank page. Without them `ocrforge ocr` cannot run, so check must fail.
 std::string inference_models() {
   const std::string root = default_model_root();
-  if (root.empty())
-    throw Error("no default models found ($OCRFORGE_MODEL_DIR, <bin>/../models/PP-OCRv4, "
-                "<bin>/../share/ocrforge/models/PP-OCRv4, ./models/PP-OCRv4): run scripts/bootstrap.sh "
-                "or set OCRFORGE_MODEL_DIR");
+  if (root.empty()) throw Error(no_default_models_message());
   OcrParams p = default_ocr_params();
   p.use_angle_cls = true;
   p.runtime.cpu_threads = 1;

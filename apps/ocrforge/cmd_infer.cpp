@@ -13,7 +13,7 @@
 
 #include "benchmark_run.h"
 #include "commands.h"
-#include "ocr_flags.h"
+#include "ocrforge/infer/ocr_flags.h"
 #include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/image_files.h"

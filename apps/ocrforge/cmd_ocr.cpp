@@ -12,10 +12,10 @@
 #include "benchmark_run.h"
 #include "commands.h"
 #include "document_flags.h"
-#include "document_inputs.h"
+#include "ocrforge/document/document_inputs.h"
 #include "image_loop.h"
 #include "streamed_image_loop.h"
-#include "ocr_flags.h"
+#include "ocrforge/infer/ocr_flags.h"
 #include "ocr_outputs.h"
 #include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
@@ -84,7 +84,10 @@ int cmd_ocr(const Args& args) {
 
   OcrOutputOptions out_opt;
   out_opt.save_dir = flags.get("draw_img_save_dir");
-  out_opt.visualize = flags.get_bool("visualize");
+  // PaddleOCR visualises every image by default; with --output_format the
+  // documents are the result, and a full-size PNG per page would cost more
+  // than the OCR itself, so then only an explicit --visualize draws.
+  out_opt.visualize = doc.formats.empty() || flags.was_set("visualize") ? flags.get_bool("visualize") : false;
   out_opt.font_path = flags.get("vis_font_path");
   out_opt.save_crops = flags.get_bool("save_crop_res");
   out_opt.crop_dir = flags.get("crop_res_save_dir");
@@ -121,7 +124,7 @@ int cmd_ocr(const Args& args) {
   OcrOutputs outputs(out_opt, params, images);
   name_pages(outputs, items, files);
   const std::map<std::string, std::string> file_stems = output_stems(files);
-  DocumentOutputs documents({doc.formats, out_opt.save_dir, doc.textonly_pdf});
+  DocumentOutputs documents({doc.formats, out_opt.save_dir, doc.render});
   size_t document_failed = 0;
   // One image's results: files, then the log line (with the time its own
   // stages took) and the text.

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "commands.h"
-#include "ocr_flags.h"
+#include "ocrforge/infer/ocr_flags.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/serve/ocr_server.h"
 
@@ -44,6 +44,7 @@ static void declare_serve_flags(FlagSet& f) {
   f.add("metrics_port", "-1", "also serve /metrics on this port, without keys (for a scraper on a private address); -1: off");
   f.add("metrics_host", "127.0.0.1", "address of --metrics_port");
   f.add("url_timeout", "10", "seconds to fetch a URL given with --allow_urls");
+  declare_serve_document_flags(f);  // --max_num_input_imgs, --pdf_dpi (serve_options.h)
 }
 
 // `ocr` flags that write files or time runs: meaningless for a server, so
@@ -90,6 +91,7 @@ static ServeParams serve_options_from_flags(const FlagSet& f, const ImageReadPar
   o.vis_font_path = f.get("vis_font_path");
   o.max_image_pixels = read.max_pixels;
   o.max_side = read.max_side;
+  read_serve_document_flags(f, o);
   return o;
 }
 

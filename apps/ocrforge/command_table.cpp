@@ -33,7 +33,9 @@ const std::vector<Command>& command_table() {
        CommandPart::Reading, cmd_infer},
       {"synth", "rec|det", "generate labelled synthetic text images (PaddleOCR label formats)", CommandPart::Reading, READING(cmd_synth)},
       {"eval-det", "--gt LABELS --pred RESULTS", "precision / recall / hmean of detections", CommandPart::Reading, READING(cmd_eval_det)},
-      {"data", "crop|split|cls", "recognition crops from detection labels; train / eval split; classifier data",
+      {"data", "crop|split|cls|select",
+       "recognition crops from detection labels; train / eval split; classifier data; the least certain lines to "
+       "correct",
        CommandPart::Reading, READING(cmd_data)},
       {"tipc", "prepare|plan|run CONFIG.txt MODE",
        "PaddleOCR's pipeline test: make its data, show / run its commands (docs/tipc.md)", CommandPart::Reading, READING(cmd_tipc)},

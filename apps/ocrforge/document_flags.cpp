@@ -15,35 +15,17 @@ namespace fs = std::filesystem;
 namespace ocrforge {
 
 void declare_document_flags(FlagSet& f) {
-  f.add("output_format", "",
-        "document files to write per input, comma-separated (Tesseract's names): txt, hocr, alto (.xml), tsv, "
-        "pdf (searchable: page image + invisible text; a PDF input keeps its pages and gains the text)");
-  f.add("pdf_dpi", "300",
-        "resolution PDF pages are rendered at (0: a scanned page's own image, taken out unrendered when it can be, "
-        "else rendered at its resolution; 300 for pages that are no scan)");
-  f.add("pages", "", "pages of each PDF / multi-page TIFF to read, e.g. 1-3,7 or 5- (default: all)");
-  f.add("page_num", "0", "PaddleOCR's page_num: read only the first N (selected) pages of each document; 0 = all");
-  f.add("max_pages", "1000", "refuse a document with more pages to read than this (0 = no cap)");
-  f.add("image_dpi", "0", "resolution of image inputs for the pdf / hocr outputs (0: the file's own, else 300)");
-  f.add_bool("textonly_pdf", false, "pdf output without the page image: only the invisible text (Tesseract's textonly_pdf)");
+  declare_render_flags(f);
+  declare_document_read_flags(f);
 }
 
 DocumentFlags document_flags(const FlagSet& flags, const ImageReadParams& read) {
   DocumentFlags d;
-  d.formats = parse_output_formats(flags.get("output_format"));
-  d.textonly_pdf = flags.get_bool("textonly_pdf");
+  const RenderFlags r = render_flags_from(flags);
+  d.formats = r.formats;
+  d.render = r.options;
+  d.read = document_read_params_from_flags(flags);
   d.read.read = read;
-  d.read.pages = PageSelection::parse(flags.get("pages"));
-  d.read.page_num = flags.get_int("page_num");
-  d.read.max_pages = flags.get_int("max_pages");
-  d.read.pdf_dpi = flags.get_double("pdf_dpi");
-  d.read.image_dpi = flags.get_double("image_dpi");
-  if (d.read.page_num < 0) throw UsageError("--page_num must be >= 0 (0 = all pages), got " + flags.get("page_num"));
-  if (d.read.max_pages < 0) throw UsageError("--max_pages must be >= 0 (0 = no cap), got " + flags.get("max_pages"));
-  if (!(d.read.pdf_dpi == 0 || (d.read.pdf_dpi >= 10 && d.read.pdf_dpi <= 2400)))
-    throw UsageError("--pdf_dpi must be 0 (each page's scan resolution) or in [10, 2400], got " + flags.get("pdf_dpi"));
-  if (!(d.read.image_dpi == 0 || (d.read.image_dpi >= 10 && d.read.image_dpi <= 2400)))
-    throw UsageError("--image_dpi must be 0 (the file's own) or in [10, 2400], got " + flags.get("image_dpi"));
   return d;
 }
 

@@ -9,7 +9,7 @@
 
 #include <opencv2/core.hpp>
 
-#include "document_inputs.h"
+#include "ocrforge/document/document_inputs.h"
 #include "ocr_outputs.h"
 #include "ocrforge/core/flags.h"
 #include "ocrforge/document/document_outputs.h"
@@ -20,7 +20,7 @@ void declare_document_flags(FlagSet& flags);
 
 struct DocumentFlags {
   std::set<std::string> formats;  // --output_format
-  bool textonly_pdf = false;
+  RenderOptions render;
   DocumentReadParams read;
 };
 // Throws UsageError naming the flag for a bad value.

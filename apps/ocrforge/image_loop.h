@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ocr_flags.h"
+#include "ocrforge/infer/ocr_flags.h"
 #include "ocrforge/core/control_chars.h"
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/image_files.h"

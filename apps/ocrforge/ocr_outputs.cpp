@@ -128,17 +128,8 @@ std::string OcrOutputs::write(const std::string& image_path, const cv::Mat& bgr,
   }
   std::string vis_path;
   if (opt_.visualize) {
-    // Draw on the decoded image; coordinates come back to its scale.
-    const float s = result.image_size.width > 0 ? static_cast<float>(bgr.cols) / result.image_size.width : 1.f;
-    std::vector<Quad> boxes;
-    std::vector<std::string> texts;
-    for (const auto& l : result.lines) {
-      Quad q = l.box;
-      for (auto& p : q) p *= s;
-      boxes.push_back(q);
-      texts.push_back(l.text);
-    }
-    const cv::Mat vis = draw_ocr_box_txt(bgr, boxes, texts, opt_.font_path);
+    // Drawn on the decoded image; coordinates come back to its scale.
+    const cv::Mat vis = result_visualisation(bgr, result, opt_.font_path);
     vis_path = (fs::path(opt_.save_dir) / (page_name ? page_name->vis_file : vis_name(image_path, stem))).string();
     write_image(vis_path, vis, "visualisation");
   }

@@ -1,11 +1,16 @@
+# Initialize PaddleOCR instance
 from ocrforge import PaddleOCR  # PaddleOCR 3.x: from paddleocr import PaddleOCR
-
 ocr = PaddleOCR(
-    use_doc_orientation_classify=False,  # Disables document orientation classification model via this parameter
-    use_doc_unwarping=False,  # Disables text image rectification model via this parameter
-    use_textline_orientation=False,  # Disables text line orientation classification model via this parameter
-)
-result = ocr.predict("tests/data/samples/imgs_ger_1.jpg")
+    lang="en",
+    use_doc_orientation_classify=False,
+    use_doc_unwarping=False,
+    use_textline_orientation=False)
+
+# Run OCR inference on a sample PDF
+result = ocr.predict(
+    input="scan.pdf")
+
+# Visualize the results and save the JSON results
 for res in result:
     res.print()
     res.save_to_img("output")

@@ -9,14 +9,14 @@ __version__: str
 
 Point = List[float]                      # [x, y]
 Box = List[Point]                        # 4 points clockwise from top-left (more with det_box_type="poly")
-ImageInput = Union[str, "os.PathLike[str]", bytes, npt.NDArray[np.uint8]]
+ImageInput = Union[str, "os.PathLike[str]", bytes, npt.NDArray[np.uint8], Any]  # Any: a PIL.Image.Image
 PredictInput = Union[ImageInput, Sequence[ImageInput]]
 
 class OCRResult(Dict[str, Any]):
     input_path: Optional[str]
-    page_index: None
+    page_index: Optional[int]
     model_settings: Dict[str, bool]
-    dt_polys: Union[npt.NDArray[np.int16], List[npt.NDArray[np.int16]]]
+    dt_polys: List[npt.NDArray[np.int16]]
     dt_scores: List[float]
     text_det_params: Dict[str, Union[int, float, str]]
     text_type: str
@@ -24,7 +24,7 @@ class OCRResult(Dict[str, Any]):
     text_rec_score_thresh: float
     rec_texts: List[str]
     rec_scores: npt.NDArray[np.float64]
-    rec_polys: Union[npt.NDArray[np.int16], List[npt.NDArray[np.int16]]]
+    rec_polys: List[npt.NDArray[np.int16]]
     rec_boxes: npt.NDArray[np.int16]
     @property
     def json(self) -> Dict[str, Any]: ...
@@ -34,13 +34,22 @@ class OCRResult(Dict[str, Any]):
     def save_to_json(self, save_path: Union[str, "os.PathLike[str]"], indent: int = ..., ensure_ascii: bool = ...) -> str: ...
     def save_to_img(self, save_path: Union[str, "os.PathLike[str]"]) -> str: ...
 
+def draw_ocr(
+    image: Any,
+    boxes: Sequence[Any],
+    txts: Optional[Sequence[str]] = ...,
+    scores: Optional[Sequence[float]] = ...,
+    drop_score: float = ...,
+    font_path: Optional[str] = ...,
+) -> npt.NDArray[np.uint8]: ...
+
 class PaddleOCR:
     def __init__(self, **kwargs: Any) -> None: ...
     @property
     def use_angle_cls(self) -> bool: ...
     def ocr(
         self,
-        img: Union[ImageInput, List[npt.NDArray[np.uint8]]],
+        img: Union[ImageInput, List[Any]],
         det: bool = ...,
         rec: bool = ...,
         cls: bool = ...,

@@ -23,6 +23,8 @@ import numbers
 import os
 import re
 
+from . import _ocrforge
+
 # ---------------------------------------------------------------- settings
 
 
@@ -160,17 +162,13 @@ def _cli_only(*defaults, use="ocrforge ocr"):
 
 
 def _lang(s, name, v):
-    v = _str(name, v)
-    if v != "ch":
-        raise ValueError(
-            f"{name}={v!r} is not available: ocrforge ships only the 'ch' models (PP-OCRv4 Chinese and English "
-            "recognition, ppocr_keys_v1.txt). Available: ['ch']. For another language, convert its PaddleOCR "
-            "models to ONNX and pass rec_model_dir= and rec_char_dict_path= (and leave lang unset)"
-        )
-    s.lang = v
+    # Checked against the shipped model sets when the models are chosen
+    # (_locations.lang_models): a recogniser given with rec_model_dir= needs
+    # no model set of its own.
+    s.lang = _str(name, v)
 
 
-_lang.kind = "python: only 'ch'"
+_lang.kind = "python: a shipped model set ('ch', 'en'; _ocrforge.available_langs())"
 
 
 def _ocr_version(s, name, v):
@@ -247,9 +245,8 @@ _STRUCTURE = "PP-Structure (layout, tables, formulas, KIE, recovery) is not part
 KEYWORDS = {
     # --- 2.x: global (tools/infer/utility.py, docs "inference_args")
     "image_dir": _cli_only(use="ocrforge ocr --image_dir DIR, or pass the image to ocr() / predict()"),
-    "page_num": _only((0,), "PDF input is not yet supported by ocrforge"),
+    "page_num": _flag("page_num", "int"),
     "vis_font_path": _option("vis_font_path", _path),
-    "drop_score": _flag("drop_score", "float"),
     "use_pdserving": _only((False,), "Paddle Serving is not part of ocrforge"),
     "warmup": _option("warmup", _bool),
     "draw_img_save_dir": _cli_only("./inference_results", use="ocrforge ocr --draw_img_save_dir, or save_to_img()"),
@@ -287,34 +284,21 @@ KEYWORDS = {
     # --- 2.x: detection
     "det_algorithm": _flag("det_algorithm", "str"),
     "det_model_dir": _flag("det_model_dir", "path"),
-    "det_limit_side_len": _flag("det_limit_side_len", "int"),
-    "det_limit_type": _flag("det_limit_type", "str"),
-    "det_box_type": _flag("det_box_type", "str"),
-    "det_db_thresh": _flag("det_db_thresh", "float"),
-    "det_db_box_thresh": _flag("det_db_box_thresh", "float"),
-    "det_db_unclip_ratio": _flag("det_db_unclip_ratio", "float"),
     "max_batch_size": _only((10,), _TENSORRT),
-    "use_dilation": _flag("use_dilation", "bool"),
-    "det_db_score_mode": _flag("det_db_score_mode", "str"),
     # --- 2.x: recognition
     "rec_algorithm": _rec_algorithm,
     "rec_model_dir": _flag("rec_model_dir", "path"),
     "rec_image_inverse": _only((True,), "it is only used by the CAN recogniser, which ocrforge does not run"),
     "rec_image_shape": _flag("rec_image_shape", "shape"),
-    "rec_batch_num": _flag("rec_batch_num", "int"),
     "max_text_length": _only(
         (25,), "it is only used by attention decoders (SRN, SAR, ...); ocrforge's CTC decoding has no length cap"
     ),
     "rec_char_dict_path": _flag("rec_char_dict_path", "path"),
-    "use_space_char": _flag("use_space_char", "bool"),
     "return_word_box": _only((False,), "word boxes are not yet supported by ocrforge"),
     # --- 2.x: direction classifier
-    "use_angle_cls": _flag("use_angle_cls", "bool"),
     "cls_model_dir": _flag("cls_model_dir", "path"),
     "cls_image_shape": _flag("cls_image_shape", "shape"),
     "label_list": _flag("label_list", "list"),
-    "cls_batch_num": _flag("cls_batch_num", "int"),
-    "cls_thresh": _flag("cls_thresh", "float"),
     # --- 2.x: image preprocessing (command line; the class takes them in ocr())
     "invert": _cli_only(False, use="ocr(img, inv=True)"),
     "binarize": _cli_only(False, use="ocr(img, bin=True)"),
@@ -343,19 +327,10 @@ KEYWORDS = {
         "the shipped classifier is ch_ppocr_mobile_v2.0_cls; pass textline_orientation_model_dir= for another"
     ),
     "textline_orientation_model_dir": _flag("cls_model_dir", "path"),
-    "textline_orientation_batch_size": _flag("cls_batch_num", "int"),
     "text_recognition_model_name": _only(
         ("PP-OCRv4_mobile_rec",), "the shipped recogniser is PP-OCRv4_mobile_rec; pass text_recognition_model_dir= for another"
     ),
     "text_recognition_model_dir": _flag("rec_model_dir", "path"),
-    "text_recognition_batch_size": _flag("rec_batch_num", "int"),
-    "use_textline_orientation": _flag("use_angle_cls", "bool"),
-    "text_det_limit_side_len": _flag("det_limit_side_len", "int"),
-    "text_det_limit_type": _flag("det_limit_type", "str"),
-    "text_det_max_side_limit": _flag("det_max_side_limit", "int"),
-    "text_det_thresh": _flag("det_db_thresh", "float"),
-    "text_det_box_thresh": _flag("det_db_box_thresh", "float"),
-    "text_det_unclip_ratio": _flag("det_db_unclip_ratio", "float"),
     "text_det_input_shape": _never("a fixed detector input is not supported; text_det_limit_side_len sizes it"),
     "text_rec_score_thresh": _score_thresh,
     "text_rec_input_shape": _flag("rec_image_shape", "shape"),
@@ -365,14 +340,16 @@ KEYWORDS = {
     "enable_cinn": _only((False,), "the CINN compiler is not part of ocrforge"),
     "paddlex_config": _never("PaddleX pipeline configs are not read; pass the keywords themselves"),
     # --- ocrforge's own (the `ocrforge ocr` flags of the same names)
-    "det_max_side_limit": _flag("det_max_side_limit", "int"),
     "rec_workers": _flag("rec_workers", "int"),
-    "rec_min_width": _flag("rec_min_width", "int"),
     "inter_op_threads": _flag("inter_op_threads", "int"),
     "int8_cache_dir": _flag("int8_cache_dir", "str"),
     "int8_calibration_dir": _flag("int8_calibration_dir", "path"),
     "shared_arena": _flag("shared_arena", "bool"),
     "max_image_pixels": _flag("max_image_pixels", "int"),
+    # documents (PDF, multi-page TIFF): the `ocrforge ocr` flags of the same names
+    "pdf_dpi": _flag("pdf_dpi", "float"),
+    "pages": _flag("pages", "str"),
+    "max_pages": _flag("max_pages", "int"),
 }
 
 for _n in ("det_east_score_thresh", "det_east_cover_thresh", "det_east_nms_thresh"):
@@ -398,6 +375,15 @@ for _n in (
     "layout", "table", "formula", "ocr", "recovery", "recovery_to_markdown", "use_pdf2docx_api",
 ):
     KEYWORDS[_n] = _never(_STRUCTURE)
+
+# The library's table of OCR parameters (ocrforge/infer/ocr_param_table.h):
+# each flag is a 2.x keyword of the same name and each 3.x keyword maps onto
+# the same flag, so a parameter added there reaches Python with no edit here.
+# Entries above win (a keyword with its own handling, e.g. text_rec_score_thresh).
+for _spec in _ocrforge.ocr_param_table():
+    KEYWORDS.setdefault(_spec["flag"], _flag(_spec["flag"], _spec["kind"]))
+    if _spec["keyword3"]:
+        KEYWORDS.setdefault(_spec["keyword3"], _flag(_spec["flag"], _spec["kind"]))
 
 # PaddleOCR 3.x's renamed keywords (its _DEPRECATED_PARAM_NAME_MAPPING, plus
 # the pairs that reach the same flag): both names at once is an error there.

@@ -7,6 +7,7 @@ honoured or refused with a ValueError). Detection and recognition run in
 C++ (ocrforge._ocrforge) without the GIL; one object may be used from
 several threads at once (each call leases its own pipeline).
 """
+import contextlib
 import logging
 import os
 import sys
@@ -17,6 +18,14 @@ import numpy as np
 from . import _inputs, _keywords, _locations, _ocrforge, _result
 
 logger = logging.getLogger("ocrforge")
+
+# The default --pdf_dpi of the Python API: PaddleOCR 2.x renders PDF pages
+# with PyMuPDF at zoom 2, PaddleX (3.x) with pypdfium2 at scale 2: 144 dpi.
+PDF_DPI = "144"
+
+
+def _brings_dict(rec_dir):
+    return rec_dir is not None and os.path.isfile(os.path.join(rec_dir, "inference.yml"))
 
 
 def _configure_logging(show_log):
@@ -59,8 +68,11 @@ class PaddleOCR:
         settings = _keywords.resolve(kwargs)
         self._settings = settings
         _configure_logging(settings.show_log)
-        self._base = self._model_flags(settings.flags)
+        self._base = self._model_flags(settings.flags, settings.lang)
         self._base.update(settings.flags)
+        # PDF pages at PaddleOCR's resolution (PyMuPDF / pypdfium2 at zoom 2),
+        # so that boxes fall on the page images its examples draw on.
+        self._base.setdefault("pdf_dpi", PDF_DPI)
         # Always explicit, so that ocr(cls=...) and predict(use_textline_orientation=...)
         # asking for the constructor's choice find the constructor's pool.
         self._base["use_angle_cls"] = settings.flags.get("use_angle_cls", "False")
@@ -83,23 +95,20 @@ class PaddleOCR:
                 pool.ocr(noise)
 
     @staticmethod
-    def _model_flags(given):
-        """The shipped models for every model flag the caller did not give."""
-        out = {}
+    def _model_flags(given, lang):
+        """The shipped models of `lang` for every model flag the caller did not give."""
         need = [f for f in ("det_model_dir", "rec_model_dir", "cls_model_dir") if f not in given]
-        rec_dir = given.get("rec_model_dir")
-        # An `ocrforge export` folder brings its own dictionary (inference.yml).
-        rec_brings_dict = rec_dir is not None and os.path.isfile(os.path.join(rec_dir, "inference.yml"))
-        if "rec_char_dict_path" not in given and not rec_brings_dict:
+        # An `ocrforge export` folder (models/en/rec is one) brings its own dictionary (inference.yml).
+        if "rec_char_dict_path" not in given and not _brings_dict(given.get("rec_model_dir")):
             need.append("rec_char_dict_path")
         if not need:
-            return out
-        root = _locations.model_root()
-        where = {"det_model_dir": "det", "rec_model_dir": "rec", "cls_model_dir": "cls",
-                 "rec_char_dict_path": "ppocr_keys_v1.txt"}
-        for flag in need:
-            out[flag] = os.path.join(root, where[flag])
-        return out
+            return {}
+        if "rec_model_dir" in given and lang not in _ocrforge.available_langs():
+            lang = _ocrforge.available_langs()[0]  # the caller's recogniser, the default det / cls
+        models = _locations.lang_models(lang)
+        if "rec_model_dir" in need and "rec_char_dict_path" in need and _brings_dict(models["rec_model_dir"]):
+            need.remove("rec_char_dict_path")
+        return {flag: models[flag] for flag in need}
 
     def _pool(self, keyword_of=None, **overrides):
         """The C++ pipeline pool for the base flags with `overrides` (flag -> text)."""
@@ -127,11 +136,13 @@ class PaddleOCR:
     # ------------------------------------------------------------ 2.x
 
     def ocr(self, img, det=True, rec=True, cls=True, bin=False, inv=False, alpha_color=(255, 255, 255), slice={}):  # noqa: A002, B006 (PaddleOCR's names)
-        """PaddleOCR 2.x's ocr(): one result per page (one page per image).
+        """PaddleOCR 2.x's ocr(): one result per page.
 
-        img: a path, encoded image bytes, a NumPy uint8 array (BGR, as
-        cv2.imread gives; grey and BGRA are converted), or with det=False a
-        list of arrays (text-line crops).
+        img: a path or bytes of an image, a PDF or a TIFF (every selected
+        page: page_num=N at construction keeps the first N; pages read one
+        at a time), a NumPy uint8 array (BGR, as cv2.imread gives; grey and
+        BGRA are converted), a PIL image, or with det=False a list of arrays
+        or PIL images (text-line crops). An image is one page.
         det and rec: [[box, (text, score)], ...] per page, box = 4 [x, y]
           points clockwise from top-left, lines below drop_score left out;
           None for a page where nothing was read.
@@ -152,20 +163,7 @@ class PaddleOCR:
         if cls and not self.use_angle_cls:
             logger.debug("Since the angle classifier is not initialized, it will not be used during the forward process")
         pool = self._pool(use_angle_cls="True" if use_cls else "False")
-        if det and rec:
-            raw = pool.ocr(_inputs.image_arg(img), rgb, bool(inv), bool(bin), keep_crops=self._settings.save_crop_res)
-            self._log_times(raw, use_cls)
-            if self._settings.save_crop_res:
-                self._save_crops(raw["lines"])
-            # In float32, as the C++ pipeline compares (scores are float32 values).
-            drop = np.float32(self._params["drop_score"])
-            page = [[line[0], (line[2], line[3])] for line in raw["lines"] if np.float32(line[3]) >= drop]
-            return [page or None]
-        if det:
-            boxes = pool.detect(_inputs.image_arg(img), rgb, bool(inv), bool(bin))
-            logger.debug("dt_boxes num : %d", len(boxes))
-            return [[b[0] for b in boxes] or None]
-        if not rec and not use_cls:
+        if not det and not rec and not use_cls:
             raise ValueError(
                 "det=False, rec=False runs the direction classifier only: construct PaddleOCR(use_angle_cls=True) "
                 "and pass cls=True"
@@ -173,13 +171,57 @@ class PaddleOCR:
         if isinstance(img, (list, tuple)):
             crops = [_inputs.image_arg(c, "img[]") for c in img]
             if not all(isinstance(c, np.ndarray) for c in crops):
-                raise TypeError("img: a list must hold NumPy arrays (text-line images)")
-        else:
-            crops = [pool.decode(_inputs.image_arg(img), rgb, bool(inv), bool(bin))]
-        cls_res, rec_res = pool.recognize(crops, use_cls, bool(rec))
-        if not rec:
-            return [[list(c) for c in cls_res]]
-        return [rec_res]
+                raise TypeError("img: a list must hold NumPy arrays or PIL images (text-line images)")
+            cls_res, rec_res = pool.recognize(crops, use_cls, bool(rec))
+            return [rec_res] if rec else [[list(c) for c in cls_res]]
+        result = []
+        with self._keyword_names():
+            # One page decoded at a time: a page's image is gone before the next is read.
+            for _, page in self._pages(pool, _inputs.image_arg(img)):
+                result.append(self._ocr_page(pool, page, det, rec, use_cls, rgb, bool(inv), bool(bin)))
+        return result
+
+    def _ocr_page(self, pool, page, det, rec, use_cls, rgb, inv, bin):  # noqa: A002
+        """ocr()'s result for one page."""
+        if det and rec:
+            raw = pool.ocr(page, rgb, inv, bin, keep_crops=self._settings.save_crop_res)
+            self._log_times(raw, use_cls)
+            if self._settings.save_crop_res:
+                self._save_crops(raw["lines"])
+            # In float32, as the C++ pipeline compares (scores are float32 values).
+            drop = np.float32(self._params["drop_score"])
+            lines = [[line[0], (line[2], line[3])] for line in raw["lines"] if np.float32(line[3]) >= drop]
+            return lines or None
+        if det:
+            boxes = pool.detect(page, rgb, inv, bin)
+            logger.debug("dt_boxes num : %d", len(boxes))
+            return [b[0] for b in boxes] or None
+        cls_res, rec_res = pool.recognize([pool.decode(page, rgb, inv, bin)], use_cls, bool(rec))
+        return rec_res if rec else [list(c) for c in cls_res]
+
+    @contextlib.contextmanager
+    def _keyword_names(self):
+        """Messages of reading a document name flags (--max_image_pixels,
+        --pdf_dpi): name the keywords instead."""
+        try:
+            yield
+        except ValueError as e:
+            if "--" not in str(e):
+                raise
+            raise ValueError(_keywords.name_keywords(str(e), dict(self._settings.keyword_of))) from None
+
+    @staticmethod
+    def _pages(pool, arg, name=""):
+        """(page_index, image) for each page to read: the selected pages of a
+        PDF or TIFF (page_index: 0-based page in the file; None for a TIFF of
+        one page, an image), or the image itself (page_index None)."""
+        doc = pool.open_document(arg, name) if isinstance(arg, (str, bytes)) else None
+        if doc is None:
+            yield None, arg
+            return
+        paged = doc.kind == "pdf" or not doc.single_page
+        for i in range(len(doc)):
+            yield (doc.page_index(i) if paged else None), doc.page(i)
 
     def _log_times(self, raw, use_cls):
         if not logger.isEnabledFor(logging.DEBUG):
@@ -209,10 +251,12 @@ class PaddleOCR:
                      use_textline_orientation=None, text_det_limit_side_len=None, text_det_limit_type=None,
                      text_det_max_side_limit=None, text_det_thresh=None, text_det_box_thresh=None,
                      text_det_unclip_ratio=None, text_rec_score_thresh=None, return_word_box=None):
-        """PaddleOCR 3.x's predict_iter(): an iterator of OCRResult, one per image.
+        """PaddleOCR 3.x's predict_iter(): an iterator of OCRResult, one per image
+        or page.
 
-        input: a path, a folder (its images, sorted by name), a NumPy array,
-        or a list of those. The keywords override the constructor's for this
+        input: a path (an image, a PDF, a TIFF: one result per page, with
+        its page_index), a folder (its images and PDFs, sorted by name), a
+        NumPy array, a PIL image, bytes, or a list of those. The keywords override the constructor's for this
         call (a new parameter set loads its own models once). Arguments are
         checked before the iterator is returned.
         """
@@ -238,15 +282,18 @@ class PaddleOCR:
 
         def results():
             for k, (path, arg) in enumerate(items):
-                raw = pool.ocr(arg, keep_image=True)
                 name = path if path is not None else f"{'ndarray' if isinstance(arg, np.ndarray) else 'bytes'}_{k}"
-                yield _result.build(raw, path, name, params, thresh, font)
+                # A PDF / TIFF: one result per page, as PaddleX, each page decoded when its turn comes.
+                with self._keyword_names():
+                    for page_index, page in self._pages(pool, arg, name):
+                        raw = pool.ocr(page, keep_image=True)
+                        yield _result.build(raw, path, name, params, thresh, font, page_index)
 
         return results()
 
     def predict(self, input, **kwargs):  # noqa: A002
-        """PaddleOCR 3.x's predict(): a list of OCRResult, one per image
-        (keywords as predict_iter)."""
+        """PaddleOCR 3.x's predict(): a list of OCRResult, one per image or
+        page (keywords as predict_iter)."""
         return list(self.predict_iter(input, **kwargs))
 
     def close(self):

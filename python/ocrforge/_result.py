@@ -1,4 +1,4 @@
-"""PaddleOCR 3.x's result object: one per image of predict().
+"""PaddleOCR 3.x's result object: one per image or page of predict().
 
 A dict (as PaddleX's results are) with PaddleOCR 3.x's keys: input_path,
 page_index, model_settings, dt_polys, dt_scores, text_det_params, text_type,
@@ -56,6 +56,8 @@ class OCRResult(dict):
 
     def _stem_and_ext(self):
         stem, ext = os.path.splitext(os.path.basename(self._name))
+        if self.get("page_index") is not None:
+            stem = f"{stem}_{self['page_index']}"  # scan_0_res.json, as PaddleX names a page's files
         return stem, (ext if ext.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff") else ".png")
 
     def _visualisation(self):
@@ -117,27 +119,26 @@ def _int_points(poly):
     return a.astype(dtype)
 
 
-def build(raw, input_path, name, params, score_thresh, font_path):
-    """An OCRResult from the C++ side's result of one image (Pool.ocr)."""
+def build(raw, input_path, name, params, score_thresh, font_path, page_index=None):
+    """An OCRResult from the C++ side's result of one image or page (Pool.ocr);
+    page_index: the page's 0-based number in its PDF / TIFF, None for an image."""
     lines = raw["lines"]
-    quad = params["box_type"] == "quad"
 
     def polys(ls):
-        arrs = [_int_points(line[0]) for line in ls]
-        if quad:
-            return np.stack(arrs) if arrs else np.zeros((0, 4, 2), dtype=np.int16)
-        return arrs
+        # As PaddleX: a list of (4, 2) int16 arrays ((k, 2) with det_box_type="poly").
+        return [_int_points(line[0]) for line in ls]
 
     # In float32, as the C++ pipeline compares drop_score (scores are float32 values).
     kept = [line for line in lines if np.float32(line[3]) >= np.float32(score_thresh)]
     label_list = list(params["label_list"])
     angles = [label_list.index(line[4]) if line[4] in label_list else -1 for line in lines]
-    boxes = []
-    for p in (_int_points(line[0]) for line in kept):
-        boxes.append([p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()])
+    rec_polys = polys(kept)
+    # (n, 4) [x_min, y_min, x_max, y_max] in the polygons' dtype, as PaddleX's convert_points_to_boxes.
+    boxes = np.array([[p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()] for p in rec_polys],
+                     dtype=np.result_type(np.int16, *[p.dtype for p in rec_polys])).reshape(-1, 4)
     fields = {
         "input_path": input_path,
-        "page_index": None,
+        "page_index": page_index,
         "model_settings": {"use_doc_preprocessor": False, "use_textline_orientation": params["use_angle_cls"]},
         "dt_polys": polys(lines),
         "dt_scores": [line[1] for line in lines],
@@ -154,7 +155,7 @@ def build(raw, input_path, name, params, score_thresh, font_path):
         "text_rec_score_thresh": score_thresh,
         "rec_texts": [line[2] for line in kept],
         "rec_scores": np.array([line[3] for line in kept], dtype=np.float64),
-        "rec_polys": polys(kept),
-        "rec_boxes": np.array(boxes, dtype=np.int16).reshape(-1, 4),
+        "rec_polys": rec_polys,
+        "rec_boxes": boxes,
     }
     return OCRResult(fields, raw["image"], raw["scale"], name, font_path)

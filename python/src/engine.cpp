@@ -13,9 +13,10 @@ std::shared_ptr<PipelinePool> Engine::pool(const std::vector<std::string>& flags
   if (auto it = pools_.find(key); it != pools_.end()) return it->second;
   FlagSet parsed("ocr");
   declare_ocr_flags(parsed);
+  declare_document_read_flags(parsed);
   const std::vector<std::string> extra = parsed.parse(flags);
   if (!extra.empty()) throw UsageError("unexpected argument '" + extra[0] + "'");
-  auto pool = std::make_shared<PipelinePool>(ocr_params_from_flags(parsed), image_read_params_from_flags(parsed));
+  auto pool = std::make_shared<PipelinePool>(ocr_params_from_flags(parsed), document_read_params_from_flags(parsed));
   pools_.emplace(key, pool);
   return pool;
 }

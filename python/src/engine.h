@@ -1,6 +1,7 @@
 // One per Python PaddleOCR object: its pipeline pools, one per parameter set.
 // Parameters arrive as `ocrforge ocr` flags ("--det_db_box_thresh=0.5") and
-// are converted by the CLI's own ocr_params_from_flags, so a keyword means
+// are converted by the library's ocr_params_from_flags (and
+// document_read_params_from_flags), so a keyword means
 // in Python exactly what the flag means on the command line (same ranges,
 // same messages). Per-call variants (ocr(cls=False), predict(text_det_*))
 // get their own pool the first time they are used.

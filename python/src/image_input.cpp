@@ -18,9 +18,9 @@ namespace fs = std::filesystem;
 
 namespace ocrforge::python {
 
-static const char* kPdfAdvice =
-    "PDF input is not yet supported by ocrforge; convert the pages to images first "
-    "(e.g. `pdftoppm -r 200 -png file.pdf page`) and pass those";
+// PDFs are read page by page through Document (document_input.h); only a
+// caller that skipped it gets here with one.
+static const char* kPdfAdvice = "a document, not one image: ocr() and predict() read its pages";
 
 static bool is_pdf_header(const unsigned char* h, size_t n) { return n >= 5 && std::memcmp(h, "%PDF-", 5) == 0; }
 
@@ -33,8 +33,7 @@ static bool is_png_with_alpha(const unsigned char* h, size_t n) {
   return h[25] == 4 || h[25] == 6;
 }
 
-// The checks that say what is wrong with the path itself, before decoding.
-static void check_path(const std::string& path) {
+void check_image_path(const std::string& path) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (!fs::exists(st)) {
@@ -96,7 +95,7 @@ cv::Mat apply_preprocess(const cv::Mat& bgr, const Preprocess& pre) {
 }
 
 InputImage decode_file(const std::string& path, const ImageReadParams& read, const Preprocess& pre) {
-  check_path(path);
+  check_image_path(path);
   unsigned char head[32] = {0};
   size_t n = 0;
   {

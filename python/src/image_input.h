@@ -10,7 +10,7 @@
 
 #include <opencv2/core.hpp>
 
-#include "ocr_flags.h"
+#include "ocrforge/infer/ocr_flags.h"
 
 namespace ocrforge::python {
 
@@ -25,11 +25,17 @@ struct InputImage {
   float scale = 1.f;  // file pixels per pixel of `bgr` (read_image's reduced JPEG decoding)
 };
 
+// The checks that say what is wrong with the path itself, before decoding:
+// InputNotFound (a dangling symbolic link named so), InputIsFolder,
+// InputUnreadable.
+void check_image_path(const std::string& path);
+
 // A file, decoded as `ocrforge ocr` decodes it (read_image: large JPEGs
 // reduced, the pixel cap), except that a PNG with an alpha channel keeps it
 // so that it can be blended onto alpha_color as PaddleOCR does. Throws
-// InputNotFound, InputIsFolder, InputUnreadable, NotSupportedYet (PDF) or
-// BadInput (empty, too large, corrupt, not an image).
+// InputNotFound, InputIsFolder, InputUnreadable, NotSupportedYet (a PDF:
+// Document reads those, document_input.h) or BadInput (empty, too large,
+// corrupt, not an image).
 InputImage decode_file(const std::string& path, const ImageReadParams& read, const Preprocess& pre);
 
 // Encoded image bytes (what open(path, "rb").read() gives), under the same

@@ -2,9 +2,10 @@
 // exception (module.cpp): the file is missing -> FileNotFoundError, a folder
 // where an image was expected -> IsADirectoryError, the system refuses to
 // read it -> PermissionError (OSError otherwise), the content is not a
-// usable image -> ValueError, a kind of input not handled yet (PDF) ->
-// NotImplementedError. Everything else ocrforge throws stays an Error
-// (RuntimeError; UsageError: ValueError).
+// usable image (or document) -> ValueError, a kind of input not handled
+// here -> NotImplementedError (a PDF given where one image is expected).
+// Everything else ocrforge throws stays an Error (RuntimeError; UsageError:
+// ValueError).
 #pragma once
 #include <string>
 

@@ -2,8 +2,9 @@
 // It exposes pipeline pools (engine.h) and image helpers; the PaddleOCR
 // classes, keyword handling and result objects are Python. The GIL is
 // released while images are decoded and the models run, so Python threads
-// calling one PaddleOCR object overlap. Links ocrforge::infer only (never
-// LibTorch).
+// calling one PaddleOCR object overlap. PDFs and TIFFs are read through
+// ocrforge::document (document_input.h). Links ocrforge::infer and
+// ocrforge::document only (never LibTorch).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -16,12 +17,16 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "batch.h"
+#include "document_input.h"
 #include "engine.h"
 #include "image_input.h"
 #include "input_errors.h"
 #include "ocrforge/core/image_files.h"
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/infer/image_reader.h"
+#include "ocrforge/infer/lang_models.h"
+#include "ocrforge/infer/ocr_param_table.h"
 #include "ocrforge/vision/box_order.h"
 #include "ocrforge/vision/draw_ocr.h"
 #include "ocrforge/vision/rec_resize.h"
@@ -34,13 +39,23 @@ using namespace ocrforge::python;
 
 namespace {
 
-// The image argument of ocr() / detect(): a path (str), encoded bytes, or a
-// NumPy array. Arrays are viewed here, with the GIL; the rest of the work
-// (decoding, colour conversion) happens in run() without it.
+// One page of a Document (Document.page(i)): what ocr() / detect() /
+// decode() take for a page of a PDF or TIFF.
+struct DocumentPage {
+  std::shared_ptr<Document> doc;
+  size_t index = 0;
+};
+
+// The image argument of ocr() / detect(): a path (str), encoded bytes, a
+// NumPy array or a DocumentPage. Arrays are viewed here, with the GIL; the
+// rest of the work (decoding, colour conversion) happens in run() without it.
 class ImageArg {
  public:
   ImageArg(const py::object& image, const Preprocess& pre) : pre_(pre) {
-    if (py::isinstance<py::str>(image)) {
+    if (py::isinstance<DocumentPage>(image)) {
+      page_ = image.cast<DocumentPage>();
+      kind_ = Kind::Page;
+    } else if (py::isinstance<py::str>(image)) {
       path_ = image.cast<std::string>();
       kind_ = Kind::Path;
     } else if (py::isinstance<py::bytes>(image)) {
@@ -63,6 +78,7 @@ class ImageArg {
   // Without the GIL.
   InputImage decode(const ImageReadParams& read) const {
     switch (kind_) {
+      case Kind::Page: return page_.doc->decode(page_.index, pre_);
       case Kind::Path: return decode_file(path_, read, pre_);
       case Kind::Bytes: return decode_bytes(bytes_, read, pre_);
       case Kind::Array: {
@@ -82,9 +98,10 @@ class ImageArg {
   }
 
  private:
-  enum class Kind { Path, Bytes, Array };
+  enum class Kind { Path, Bytes, Array, Page };
   Kind kind_ = Kind::Path;
   Preprocess pre_;
+  DocumentPage page_;
   std::string path_;
   std::string_view bytes_;
   cv::Mat array_;
@@ -288,6 +305,28 @@ PYBIND11_MODULE(_ocrforge, m) {
           py::arg("images"), py::arg("classify"), py::arg("recognize"),
           "Whole images as text lines (PaddleOCR's ocr(det=False)): classifier and/or recogniser.")
       .def(
+          "open_document",
+          [](PipelinePool& pool, const py::object& image, const std::string& name) -> py::object {
+            std::shared_ptr<Document> doc;
+            if (py::isinstance<py::str>(image)) {
+              const std::string path = image.cast<std::string>();
+              py::gil_scoped_release nogil;
+              doc = Document::open_file(path, pool.document_params());
+            } else if (py::isinstance<py::bytes>(image)) {
+              char* data = nullptr;
+              py::ssize_t size = 0;
+              if (PyBytes_AsStringAndSize(image.ptr(), &data, &size) != 0) throw py::error_already_set();
+              const std::string_view bytes(data, static_cast<size_t>(size));  // `image` outlives the call
+              py::gil_scoped_release nogil;
+              doc = Document::open_bytes(bytes, name.empty() ? "bytes" : name, pool.document_params());
+            }
+            if (!doc) return py::none();
+            return py::cast(doc);
+          },
+          py::arg("image"), py::arg("name") = "",
+          "A PDF or TIFF (a path or bytes) as a Document of its selected pages (page_num, pages, max_pages, "
+          "pdf_dpi of this pool's flags), nothing decoded yet; None for anything else (an image, an array).")
+      .def(
           "_bench_native",
           [](PipelinePool& pool, const std::vector<std::string>& paths) {
             // The same work as ocr(path) per image, driven from C++ with no
@@ -326,9 +365,64 @@ PYBIND11_MODULE(_ocrforge, m) {
         return view;
       },
       py::arg("array"), "Whether ocr() reads this array in place (True) or copies it first (False).");
+  py::class_<Document, std::shared_ptr<Document>>(
+      m, "Document", "A PDF or multi-page TIFF opened by Pool.open_document: its selected pages, decoded one at a "
+                     "time when a call reads Document.page(i).")
+      .def("__len__", &Document::pages)
+      .def_property_readonly("kind", [](const Document& d) { return d.kind() == Document::Kind::pdf ? "pdf" : "tiff"; })
+      .def_property_readonly("name", &Document::name)
+      .def_property_readonly("single_page", &Document::single_page, "The file has one page.")
+      .def("page_index", &Document::page_index, py::arg("i"), "Page number in the file (0-based) of selected page i.")
+      .def(
+          "page",
+          [](const std::shared_ptr<Document>& d, size_t i) {
+            d->page_index(i);  // range check
+            return DocumentPage{d, i};
+          },
+          py::arg("i"), "Selected page i, as Pool.ocr / detect / decode take it.");
+  py::class_<DocumentPage>(m, "DocumentPage", "One page of a Document (keeps the Document open).")
+      .def_property_readonly("index", [](const DocumentPage& p) { return p.doc->page_index(p.index); });
+
   m.def(
-      "list_images", [](const std::string& path) { return list_images(path); }, py::arg("path"),
-      "The images of a folder, sorted by name (a file: itself), as `ocrforge ocr --image_dir` lists them.");
+      "list_images",
+      [](const std::string& path, const std::vector<std::string>& also) { return list_images(path, also); },
+      py::arg("path"), py::arg("also") = std::vector<std::string>{},
+      "The images of a folder (and files with the extensions `also`, e.g. ['.pdf']), sorted by name (a file: "
+      "itself), as `ocrforge ocr --image_dir` lists them.");
+  m.def(
+      "ocr_param_table",
+      [] {
+        // The library's one table of OCR parameters (ocr_param_table.h): the
+        // keywords layer maps each flag and 3.x keyword from it.
+        static const char* kinds[] = {"int", "float", "bool", "str"};
+        std::vector<py::dict> out;
+        for (const auto& s : ocr_param_table()) {
+          py::dict d;
+          d["flag"] = s.flag;
+          d["keyword3"] = s.keyword3;
+          d["request_field"] = s.request_field;
+          d["kind"] = kinds[static_cast<int>(s.kind)];
+          d["default"] = s.get(default_ocr_params());
+          out.push_back(d);
+        }
+        return out;
+      },
+      "The OCR parameters with their flag, PaddleOCR 3.x keyword, PaddleX request field, kind and default.");
+  m.def("available_langs", &available_langs, "The languages with a model set, the default first (lang_models.h).");
+  m.def(
+      "lang_models",
+      [](const std::string& lang, const std::string& models_dir) {
+        const OcrParams p = ocr_params_for_lang(lang, models_dir);
+        py::dict d;
+        d["det_model_dir"] = p.det.model_dir;
+        d["rec_model_dir"] = p.rec.model_dir;
+        d["cls_model_dir"] = p.cls.model_dir;
+        d["rec_char_dict_path"] = p.rec.char_dict_path;
+        return d;
+      },
+      py::arg("lang"), py::arg("models_dir"),
+      "The model files of `lang` under `models_dir` (the folder holding PP-OCRv4/ and en/); RuntimeError naming "
+      "the missing file or listing the available languages.");
   m.def(
       "imwrite",
       [](const std::string& path, const py::array& image) {
@@ -373,4 +467,6 @@ PYBIND11_MODULE(_ocrforge, m) {
       py::arg("image"), py::arg("polys"), py::arg("texts"), py::arg("font_path") = "",
       "PaddleOCR's draw_ocr_box_txt: the image with boxes left, the texts right (BGR, 2W x H).");
   m.def("default_font_path", &default_font_path, "The font the visualisation uses by default (\"\": none found).");
+  // Batch reading on Dask (ocrforge.dask): batch.cpp.
+  bind_batch(m);
 }

@@ -2,7 +2,7 @@
 
 namespace ocrforge::python {
 
-PipelinePool::PipelinePool(const OcrParams& params, const ImageReadParams& read) : params_(params), read_(read) {
+PipelinePool::PipelinePool(const OcrParams& params, const DocumentReadParams& docs) : params_(params), docs_(docs) {
   idle_.push_back(std::make_unique<OcrPipeline>(params_));
   instances_ = 1;
 }

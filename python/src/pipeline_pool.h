@@ -9,7 +9,8 @@
 #include <mutex>
 #include <vector>
 
-#include "ocr_flags.h"
+#include "ocrforge/document/document_inputs.h"
+#include "ocrforge/infer/ocr_flags.h"
 #include "ocrforge/infer/ocr_pipeline.h"
 
 namespace ocrforge::python {
@@ -18,7 +19,8 @@ class PipelinePool {
  public:
   // Loads the first pipeline now, so that a missing or unfit model fails
   // here (the PaddleOCR constructor) and not at the first image.
-  PipelinePool(const OcrParams& params, const ImageReadParams& read);
+  // `docs`: how PDFs and TIFFs are read (its .read: how images are).
+  PipelinePool(const OcrParams& params, const DocumentReadParams& docs);
 
   // Exclusive use of one pipeline until destroyed.
   class Lease {
@@ -38,13 +40,14 @@ class PipelinePool {
   Lease acquire();
   size_t instances() const;
   const OcrParams& params() const { return params_; }
-  const ImageReadParams& read_params() const { return read_; }
+  const ImageReadParams& read_params() const { return docs_.read; }
+  const DocumentReadParams& document_params() const { return docs_; }
 
  private:
   void give_back(std::unique_ptr<OcrPipeline> p);
 
   OcrParams params_;
-  ImageReadParams read_;
+  DocumentReadParams docs_;
   mutable std::mutex mu_;
   std::vector<std::unique_ptr<OcrPipeline>> idle_;
   size_t instances_ = 0;

@@ -44,6 +44,8 @@ TEST(CommandTable, EveryListedCommandAnswersItsHelp) {
   ASSERT_EQ(help.exit_code, 0) << help.err;
   const auto names = listed_commands(help.out);
   ASSERT_GE(names.size(), 8u) << help.out;  // ocr, infer, synth, eval-det, data, tipc, ..., version
+  // Subcommands are listed with their verbs (`data crop|split|cls|select`).
+  EXPECT_NE(help.out.find("select"), std::string::npos) << help.out;
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
     const auto r = test::run_command(test::binary() + " " + name + " --help", dir);

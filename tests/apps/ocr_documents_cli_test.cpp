@@ -3,6 +3,8 @@
 // documents reported while the other inputs are still read.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -131,6 +133,76 @@ TEST(OcrDocuments, NewOutputsLeaveTheExistingOnesUnchanged) {
     EXPECT_TRUE(fs::exists(dir + "/docs/imgs_en_254" + std::string(ext))) << ext;
     EXPECT_FALSE(fs::exists(dir + "/plain/imgs_en_254" + std::string(ext))) << ext;
   }
+}
+
+// The json renderer and ALTO 3 through the CLI: the JSON's words are the
+// TSV's words (one layout under every format), and --alto_version 3 writes
+// Tesseract's namespace with pages from 0.
+TEST(OcrDocuments, JsonHoldsTheTsvWordsAndAltoThreeIsTesseractsFlavour) {
+  const std::string dir = test::fresh_dir("docs_json_alto3");
+  scan_pdf(dir + "/two.pdf", 2);
+  const auto r = ocr("--image_dir " + dir + "/two.pdf --pdf_dpi 100 --output_format json,tsv,alto --alto_version 3 "
+                     "--draw_img_save_dir " + dir + "/out",
+                     dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(test::read_text(dir + "/out/two.json"));
+  ASSERT_EQ(doc["pages"].size(), 2u);
+  EXPECT_EQ(doc["pages"][1]["page_index"], 1);
+  std::multiset<std::string> json_words, tsv_words;
+  for (const auto& page : doc["pages"])
+    for (const auto& block : page["blocks"])
+      for (const auto& para : block["paragraphs"])
+        for (const auto& line : para["lines"])
+          for (const auto& w : line["words"]) json_words.insert(w["text"].get<std::string>());
+  for (const std::string& row : split(test::read_text(dir + "/out/two.tsv"), '\n')) {
+    const auto cols = split(row, '\t');
+    if (cols.size() == 12 && cols[0] == "5") tsv_words.insert(cols[11]);
+  }
+  EXPECT_GT(json_words.size(), 20u);
+  EXPECT_EQ(json_words, tsv_words);
+  const std::string alto = test::read_text(dir + "/out/two.xml");
+  EXPECT_NE(alto.find("ns-v3#"), std::string::npos);
+  EXPECT_NE(alto.find("PHYSICAL_IMG_NR=\"0\""), std::string::npos);
+  EXPECT_NE(alto.find("PHYSICAL_IMG_NR=\"1\""), std::string::npos);
+  EXPECT_EQ(alto.find("PHYSICAL_IMG_NR=\"2\""), std::string::npos);
+  const auto bad = ocr("--image_dir " + dir + "/two.pdf --output_format alto --alto_version 5", dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--alto_version must be 3 or 4"), std::string::npos) << bad.err;
+}
+
+// Issue 50: with --output_format the documents are the result, and no
+// visualisation is drawn (a 300-dpi page's PNG is ~15 MB and costs more than
+// its OCR) unless --visualize is given; without --output_format PaddleOCR's
+// default (visualise) holds.
+TEST(OcrDocuments, OutputFormatDrawsNoVisualisationUnlessAskedFor) {
+  const std::string dir = test::fresh_dir("docs_vis");
+  fs::create_directories(dir + "/in");
+  scan_pdf(dir + "/in/scan.pdf", 2);
+  fs::copy_file(test::data_dir() + kReceipt, dir + "/in/receipt.jpg");
+  const std::vector<std::string> vis = {"scan_0.png", "scan_1.png", "receipt.jpg"};
+  const auto run = [&](const std::string& flags, const std::string& out) {
+    const auto r = test::run_command(test::binary() + " ocr --cpu_threads 2 --pdf_dpi 0 --image_dir " + dir + "/in " +
+                                         flags + " --draw_img_save_dir " + dir + "/" + out,
+                                     dir);
+    EXPECT_EQ(r.exit_code, 0) << flags << "\n" << r.err;
+    return r;
+  };
+  const auto quiet = run("--output_format txt,pdf", "docs");
+  EXPECT_TRUE(fs::exists(dir + "/docs/scan.txt"));
+  EXPECT_TRUE(fs::exists(dir + "/docs/receipt.pdf"));
+  for (const auto& e : fs::directory_iterator(dir + "/docs")) {
+    const std::string ext = e.path().extension().string();
+    EXPECT_TRUE(ext != ".png" && ext != ".jpg") << "a visualisation was drawn: " << e.path().filename();
+  }
+  EXPECT_EQ(quiet.err.find("visualisation:"), std::string::npos) << quiet.err;
+  for (const std::string flag : {"--visualize", "--visualize=True"}) {
+    const std::string out = flag == "--visualize" ? "docs_vis_bare" : "docs_vis_true";
+    run("--output_format txt " + flag, out);
+    for (const auto& name : vis) EXPECT_TRUE(fs::exists(dir + "/" + out + "/" + name)) << flag << ": " << name;
+    EXPECT_TRUE(fs::exists(dir + "/" + out + "/scan.txt")) << flag;
+  }
+  run("", "plain");
+  for (const auto& name : vis) EXPECT_TRUE(fs::exists(dir + "/plain/" + name)) << "PaddleOCR's default: " << name;
 }
 
 TEST(OcrDocuments, HocrAndAltoPassTheirValidatorsAndOcrmypdfReadsTheHocr) {
@@ -286,20 +358,107 @@ TEST(OcrDocuments, OcrmypdfUsesOcrforgeThroughThePlugin) {
   const std::string dir = test::fresh_dir("docs_ocrmypdf");
   scan_pdf(dir + "/in.pdf", 1, 100);
   const std::string plugin = test::source_dir() + "/tools/ocrmypdf_plugin/ocrforge_plugin.py";
+  const auto ocrmypdf = [&](const std::string& flags, const std::string& in, const std::string& out) {
+    return test::run_command("ocrmypdf -q --jobs 1 --output-type pdf --plugin " + plugin + " --ocrforge-binary " +
+                                 test::binary() + " " + flags + " " + dir + "/" + in + " " + dir + "/" + out,
+                             dir);
+  };
+  const auto text_of = [&](const std::string& pdf) {
+    return test::run_command("pdftotext " + dir + "/" + pdf + " -", dir).out;
+  };
   // The default (sandwich) renderer: ocrforge's text-only pages grafted on
-  // OCRmyPDF's own (its hOCR renderer is checked on our hOCR above).
-  for (const std::string renderer : {"sandwich"}) {
-    const std::string out = dir + "/out_" + renderer + ".pdf";
-    const auto r = test::run_command("ocrmypdf -q --jobs 1 --output-type pdf --pdf-renderer " + renderer +
-                                         " --plugin " + plugin + " --ocrforge-binary " + test::binary() + " " + dir +
-                                         "/in.pdf " + out,
-                                     dir);
-    ASSERT_EQ(r.exit_code, 0) << renderer << ": " << r.err;
-    const std::string text = test::run_command("pdftotext " + out + " -", dir).out;
-    EXPECT_NE(text.find("CAPITAL"), std::string::npos) << renderer << ": " << text;
-    EXPECT_NE(text.find("$23.32"), std::string::npos) << renderer << ": " << text;
-    EXPECT_NE(test::run_command("pdfinfo " + out, dir).out.find("ocrforge"), std::string::npos) << renderer;
+  // OCRmyPDF's own (its hOCR renderer is checked on our hOCR above, the
+  // plugin's hOCR scaling by its unit tests below).
+  {
+    const auto r = ocrmypdf("--pdf-renderer sandwich", "in.pdf", "out.pdf");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string text = text_of("out.pdf");
+    EXPECT_NE(text.find("CAPITAL"), std::string::npos) << text;
+    EXPECT_NE(text.find("$23.32"), std::string::npos) << text;
+    EXPECT_NE(test::run_command("pdfinfo " + dir + "/out.pdf", dir).out.find("ocrforge"), std::string::npos);
   }
+  // -l picks the model set: eng (also OCRmyPDF's default) -> en, which keeps
+  // the spaces between date and time; chi_sim -> ch, which reads the
+  // receipt's mixed case ("Street"; en writes "STREET") and drops them.
+  // --lang in --ocrforge-args wins over -l.
+  {
+    const auto en = ocrmypdf("-l eng+deu", "in.pdf", "en.pdf");
+    const auto ch = ocrmypdf("-l chi_sim", "in.pdf", "ch.pdf");
+    const auto forced = ocrmypdf("-l eng --ocrforge-args '--lang ch'", "in.pdf", "forced.pdf");
+    ASSERT_EQ(en.exit_code, 0) << en.err;
+    ASSERT_EQ(ch.exit_code, 0) << ch.err;
+    ASSERT_EQ(forced.exit_code, 0) << forced.err;
+    const std::string en_text = text_of("en.pdf"), ch_text = text_of("ch.pdf");
+    EXPECT_EQ(bag(en_text).count("07-24-2017"), 1u) << en_text;
+    EXPECT_EQ(en_text.find("Street"), std::string::npos) << en_text;
+    EXPECT_NE(ch_text.find("Street"), std::string::npos) << ch_text;
+    EXPECT_EQ(bag(ch_text).count("07-24-2017"), 0u) << ch_text;
+    EXPECT_EQ(text_of("forced.pdf"), text_of("ch.pdf"));
+  }
+  // A language without a model set: refused before any page, naming it and
+  // the sets (OCRmyPDF's "missing dependency" exit code, 3).
+  {
+    const auto r = ocrmypdf("-l eng+jpn", "in.pdf", "jpn.pdf");
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("no model set for -l jpn"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ch (chi_sim"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("en (eng"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir + "/jpn.pdf"));
+  }
+  // A low-resolution scan (the receipt at half size, 72 ppi) is read
+  // resampled to 300 ppi; its words land where the words of the image read
+  // as it is (--ocrforge-min-dpi 0) land.
+  {
+    cv::Mat small;
+    cv::resize(cv::imread(test::data_dir() + kReceipt), small, {350, 466}, 0, 0, cv::INTER_AREA);
+    ASSERT_TRUE(cv::imwrite(dir + "/small.jpg", small, {cv::IMWRITE_JPEG_QUALITY, 90}));
+    const auto jpeg = pdf_image_from_file(dir + "/small.jpg");
+    ASSERT_TRUE(jpeg);
+    DocPage page;
+    page.info.size = {350, 466};
+    page.info.dpi_x = page.info.dpi_y = 72;
+    {
+      SearchablePdf pdf(dir + "/low.pdf", false);
+      pdf.add_page(&*jpeg, page);
+      pdf.finish();
+    }
+    const auto up = ocrmypdf("-l eng", "low.pdf", "low_up.pdf");
+    const auto plain = ocrmypdf("-l eng --ocrforge-min-dpi 0", "low.pdf", "low_plain.pdf");
+    ASSERT_EQ(up.exit_code, 0) << up.err;
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    std::map<std::string, std::vector<Box>> a, b;
+    for (const auto& w : pdftotext_words(dir + "/low_up.pdf", dir)) a[w.text].push_back(w);
+    for (const auto& w : pdftotext_words(dir + "/low_plain.pdf", dir)) b[w.text].push_back(w);
+    int common = 0, near = 0;
+    for (const auto& [word, boxes] : a) {
+      if (word.size() < 3 || boxes.size() != 1 || b[word].size() != 1) continue;
+      ++common;
+      const Box &p = boxes[0], &q = b[word][0];
+      const bool close = std::abs((p.x0 + p.x1) / 2 - (q.x0 + q.x1) / 2) < 3 &&
+                         std::abs((p.y0 + p.y1) / 2 - (q.y0 + q.y1) / 2) < 3;
+      near += close;
+      EXPECT_TRUE(close) << word << " at " << p.x0 << "," << p.y0 << " vs " << q.x0 << "," << q.y0;
+    }
+    EXPECT_GE(common, 10);
+    EXPECT_GE(near, common * 9 / 10);
+  }
+}
+
+// The plugin's own unit tests (tools/ocrmypdf_plugin/test_ocrforge_plugin.py,
+// Debian's python3 with OCRmyPDF): the -l mapping, the hOCR of a resampled
+// page scaled back to the page image's pixels, the text-only page's size.
+TEST(OcrDocuments, OcrmypdfPluginUnitTests) {
+  if (std::system("/usr/bin/python3 -c 'import ocrmypdf' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "OCRmyPDF (Debian's ocrmypdf) is not installed";
+  const std::string dir = test::fresh_dir("docs_ocrmypdf_unit");
+  const auto r = test::run_command("PYTHONDONTWRITEBYTECODE=1 OCRFORGE_BIN=" + test::binary() +
+                                       " OCRFORGE_TEST_IMAGE=" + test::data_dir() + kReceipt +
+                                       " /usr/bin/python3 -m unittest discover -s " + test::source_dir() +
+                                       "/tools/ocrmypdf_plugin -p 'test_*.py'",
+                                   dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("Ran [1-9][0-9]* tests"))) << r.err;
+  EXPECT_EQ(r.err.find("skipped"), std::string::npos) << r.err;
 }
 
 // Round 3, defect 6: on a full disk the PDF's last buffered write failed
@@ -328,8 +487,7 @@ TEST(OcrDocuments, OutputThatCannotBeWrittenWholeIsAbsentNotEmpty) {
   EXPECT_FALSE(fs::exists(dir + "/full/good.pdf")) << "a PDF that could not be written is under its final name";
   for (const auto& e : fs::directory_iterator(dir + "/full")) {
     const std::string name = e.path().filename().string();
-    if (name == ".ocrforge.lock") continue;
-    EXPECT_NE(name[0], '.') << "a temp file was left behind: " << name;
+    EXPECT_NE(name[0], '.') << "a temp or lock file was left behind: " << name;
     EXPECT_GT(fs::file_size(e.path()), 0u) << name << " is empty";
   }
   // What was written is whole: the same text as with room to spare.

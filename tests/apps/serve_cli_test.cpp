@@ -104,4 +104,14 @@ TEST(ServeCli, BusyPortAndOcrOnlyFlagsAreClearErrors) {
   auto keys = test::run_command(test::binary() + " serve --api_keys_file " + dir + "/keys.txt", dir);
   EXPECT_EQ(keys.exit_code, 2);
   EXPECT_NE(keys.err.find("keys.txt"), std::string::npos) << keys.err;
+  // The document flags (serve_options.h) are the server's, range-checked.
+  auto help = test::run_command(test::binary() + " serve --help", dir);
+  EXPECT_NE(help.out.find("--max_num_input_imgs"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--pdf_dpi"), std::string::npos) << help.out;
+  auto pages = test::run_command(test::binary() + " serve --max_num_input_imgs -1", dir);
+  EXPECT_EQ(pages.exit_code, 2);
+  EXPECT_NE(pages.err.find("--max_num_input_imgs=-1 is out of range"), std::string::npos) << pages.err;
+  auto dpi = test::run_command(test::binary() + " serve --pdf_dpi 5", dir);
+  EXPECT_EQ(dpi.exit_code, 2);
+  EXPECT_NE(dpi.err.find("--pdf_dpi must be 0"), std::string::npos) << dpi.err;
 }

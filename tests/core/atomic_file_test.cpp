@@ -1,6 +1,7 @@
 // Tests for write_file_atomic (ocrforge/core/atomic_file.h).
 #include "ocrforge/core/atomic_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -217,4 +218,59 @@ TEST(FolderLock, ASecondHolderIsRefusedWithTheFirstNamed) {
   EXPECT_EQ(rc, 7);
   lock.reset();
   EXPECT_NO_THROW(ocrforge::FolderLock again(dir, "--draw_img_save_dir")) << "released on destruction";
+}
+
+// Issue 50: a finished run leaves no ".ocrforge.lock" in the user's output
+// folder, and the file a killed run left (its flock died with it) is taken
+// over and removed by the next one.
+TEST(FolderLock, NoLockFileIsLeftBehind) {
+  const std::string dir = ocrforge::test::fresh_dir("lock_gone");
+  {
+    ocrforge::FolderLock lock(dir, "--draw_img_save_dir");
+    EXPECT_EQ(names_in(dir), std::vector<std::string>{".ocrforge.lock"}) << "held: the file names the holder";
+  }
+  EXPECT_TRUE(names_in(dir).empty()) << "released: the lock file must be gone";
+  ocrforge::test::write_text(dir + "/.ocrforge.lock", "pid 4242 on host since 2026-12-03 10:00:00\n");
+  { ocrforge::FolderLock lock(dir, "--draw_img_save_dir"); }
+  EXPECT_TRUE(names_in(dir).empty()) << "a killed run's lock file is removed by the next holder";
+}
+
+// Removing the file on release must not let two processes hold the folder at
+// once (one locking the removed file, the other a new one at the path):
+// processes take and release the lock in a loop, and each holder creates a
+// marker with O_EXCL that the previous holder must already have removed.
+TEST(FolderLock, HoldersNeverOverlapWhileTheFileComesAndGoes) {
+  const std::string dir = ocrforge::test::fresh_dir("lock_race");
+  const std::string marker = dir + "/held";
+  constexpr int kProcesses = 4, kRounds = 300;
+  std::vector<pid_t> children;
+  for (int p = 0; p < kProcesses; ++p) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      int held = 0;
+      for (int tries = 0; held < kRounds && tries < 200000; ++tries) {
+        try {
+          ocrforge::FolderLock lock(dir, "--draw_img_save_dir");
+          const int fd = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+          if (fd < 0) ::_exit(3);  // another process holds the folder too
+          ::close(fd);
+          ::usleep(50);
+          ::unlink(marker.c_str());
+          ++held;
+        } catch (const Error& e) {
+          if (std::string(e.what()).find("in use by another ocrforge run") == std::string::npos) ::_exit(4);
+        }
+      }
+      ::_exit(held == kRounds ? 0 : 5);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << "a child ended with " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1)
+        << " (3: two holders at once, 4: another error, 5: never got its turns)";
+  }
+  EXPECT_TRUE(names_in(dir).empty()) << "no lock file (nor marker) is left";
 }

@@ -45,3 +45,30 @@ TEST(Alto, DocumentIsValidAgainstTheSchema) {
                                          alto_end());
   EXPECT_NE(validate(dir + "/bad.xml", dir).exit_code, 0);
 }
+
+TEST(Alto, Version3IsTesseractsNamespaceWithPagesFromZero) {
+  const std::string head = alto_begin("scan.png", AltoVersion::v3);
+  EXPECT_NE(head.find("xmlns=\"http://www.loc.gov/standards/alto/ns-v3#\""), std::string::npos) << head;
+  EXPECT_NE(head.find("alto-3-0.xsd"), std::string::npos) << head;
+  EXPECT_EQ(head.find("ns-v4"), std::string::npos) << head;
+  const std::string page = alto_page(test::sample_page(), 1, AltoVersion::v3);
+  EXPECT_NE(page.find("<Page ID=\"page_0\" PHYSICAL_IMG_NR=\"0\""), std::string::npos) << page;
+  EXPECT_NE(alto_page(test::sample_page(), 2, AltoVersion::v3).find("PHYSICAL_IMG_NR=\"1\""), std::string::npos);
+}
+
+TEST(Alto, Version3DeclaresWhatTesseractDeclares) {
+  if (!test::have("tesseract")) GTEST_SKIP() << "tesseract is not installed";
+  const std::string dir = test::fresh_dir("alto_tesseract");
+  const auto r = test::run_command("tesseract " + test::data_dir() + "/samples/imgs_en_254.jpg " + dir +
+                                       "/t -l eng alto 2>/dev/null || tesseract " + test::data_dir() +
+                                       "/samples/imgs_en_254.jpg " + dir + "/t alto",
+                                   dir);
+  if (r.exit_code != 0) GTEST_SKIP() << "tesseract could not write ALTO: " << r.err;
+  const std::string theirs = test::read_text(dir + "/t.xml");
+  const auto root_ns = [](const std::string& doc) {
+    const size_t at = doc.find("<alto xmlns=\"");
+    return at == std::string::npos ? std::string() : doc.substr(at + 13, doc.find('"', at + 13) - at - 13);
+  };
+  EXPECT_EQ(root_ns(alto_begin("x", AltoVersion::v3)), root_ns(theirs));
+  EXPECT_NE(theirs.find("PHYSICAL_IMG_NR=\"0\""), std::string::npos) << theirs.substr(0, 2000);
+}

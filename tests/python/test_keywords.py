@@ -10,7 +10,7 @@ from ocrforge import PaddleOCR, _keywords
     "kwargs, named",
     [
         ({"det_db_box_threshold": 0.5}, "Unknown argument: det_db_box_threshold (did you mean 'det_db_box_thresh'?)"),
-        ({"lang": "en"}, "Available: ['ch']"),
+        ({"lang": "fr"}, "ships the model sets ['ch', 'en']"),
         ({"ocr_version": "PP-OCRv5"}, "ocr_version='PP-OCRv5'"),
         ({"enable_mkldnn": True}, "enable_mkldnn=True"),
         ({"use_tensorrt": True}, "use_tensorrt"),
@@ -18,7 +18,8 @@ from ocrforge import PaddleOCR, _keywords
         ({"det_algorithm": "EAST"}, "det_algorithm=EAST"),
         ({"det_east_score_thresh": 0.8}, "det_east_score_thresh"),
         ({"rec_algorithm": "SRN"}, "rec_algorithm='SRN'"),
-        ({"page_num": 2}, "page_num=2"),
+        ({"page_num": -1}, "page_num must be >= 0"),
+        ({"pdf_dpi": 5}, "pdf_dpi must be 0"),
         ({"use_doc_orientation_classify": True}, "use_doc_orientation_classify=True"),
         ({"text_det_input_shape": (3, 640, 640)}, "text_det_input_shape"),
         ({"return_word_box": True}, "return_word_box=True"),

@@ -37,6 +37,10 @@ def test_predict_3x_gives_the_cli_texts_and_boxes(ocr, sample_paths, cli_results
         assert res["rec_texts"] == [t for t, _ in expected]
         assert [p.tolist() for p in res["rec_polys"]] == [pts for _, pts in expected]
         assert res.rec_texts is res["rec_texts"]  # keys are attributes too
+        # As PaddleX: dt_polys / rec_polys lists of (4, 2) int16 arrays, rec_boxes one (n, 4) array.
+        for polys in (res["dt_polys"], res["rec_polys"]):
+            assert isinstance(polys, list)
+            assert all(p.shape == (4, 2) and p.dtype == np.int16 for p in polys)
         assert isinstance(res["rec_scores"], np.ndarray) and np.all(res["rec_scores"] >= 0.5)
         assert res["rec_boxes"].shape == (len(expected), 4) and res["rec_boxes"].dtype == np.int16
         for box, poly in zip(res["rec_boxes"], res["rec_polys"]):
@@ -72,7 +76,8 @@ def test_result_files_and_json(ocr, sample_paths, tmp_path):
         saved = json.load(f)
     assert saved == res.json
     assert saved["res"]["rec_texts"] == res["rec_texts"]
-    assert saved["res"]["rec_polys"] == res["rec_polys"].tolist()
+    assert saved["res"]["rec_polys"] == [p.tolist() for p in res["rec_polys"]]
+    assert saved["res"]["rec_boxes"] == res["rec_boxes"].tolist() and res["rec_boxes"].shape == (len(res["rec_texts"]), 4)
     assert os.path.getsize(img_path) > 1000
     vis = res._visualisation()
     h, w = res._image.shape[:2]

@@ -180,9 +180,13 @@ TEST(OcrServer, BadInputsGetTheirStatusAndAJsonError) {
   EXPECT_EQ(truncated->status, 400);
   EXPECT_NE(json::parse(truncated->body)["errorMsg"].get<std::string>().find("truncated JPEG"), std::string::npos);
 
-  auto not_image = c.Post("/v1/ocr", auth, "%PDF-1.4 not an image", "application/octet-stream");
+  auto not_image = c.Post("/v1/ocr", auth, "plain text, not an image", "application/octet-stream");
   EXPECT_EQ(not_image->status, 400);
   EXPECT_NE(json::parse(not_image->body)["error"].get<std::string>().find("not an image"), std::string::npos);
+  auto pdf = c.Post("/v1/ocr", auth, "%PDF-1.4 not an image", "application/octet-stream");
+  EXPECT_EQ(pdf->status, 415);
+  EXPECT_NE(json::parse(pdf->body)["error"].get<std::string>().find("is a PDF, and this route reads images"),
+            std::string::npos) << pdf->body;
 
   auto wrong_json = c.Post("/ocr", auth, "{\"file\": ", "application/json");
   EXPECT_EQ(wrong_json->status, 400);

@@ -189,7 +189,7 @@ TEST(TipcPlan, BenchmarkTrainRunsEachBatchAndPrecisionOnFourCardsTrainingOnly) {
   EXPECT_EQ(fp32.not_applied[0].rfind("--profiler_options", 0), 0u) << fp32.not_applied[0];
   EXPECT_EQ(fp32.not_applied[1], "FLAGS_eager_delete_tensor_gb=0.0 (a Paddle flag)");
   EXPECT_EQ(p.stages[1].benchmark.fp_item, "fp16");
-  EXPECT_EQ(p.stages[1].skip_reason, "not supported: fp16 training (Global.use_amp) is not built yet");
+  EXPECT_EQ(p.stages[1].skip_reason, "not supported: fp16 training (Global.use_amp runs bf16 autocast on CPUs with bf16 instructions only)");
 }
 
 // With PARAMS (modeltype_bs_fp_runmode_device) one run, epoch x nodes x cards.

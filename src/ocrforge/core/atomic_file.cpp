@@ -152,22 +152,48 @@ void StagedFile::commit() {
   sync_folder(path_);
 }
 
+namespace {
+
+bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+// True when `path` names the file open on `fd` (not removed, not replaced).
+bool path_is(const std::string& path, int fd) {
+  struct stat open_st {}, path_st {};
+  return ::fstat(fd, &open_st) == 0 && open_st.st_nlink > 0 && ::stat(path.c_str(), &path_st) == 0 &&
+         same_file(open_st, path_st);
+}
+
+}  // namespace
+
+// The lock file exists only while a run holds it: the holder removes it
+// before releasing the flock. A second process may have opened the file just
+// before the removal and then get the flock on the removed inode; so after
+// each flock the path is checked to still name the locked file, and if it
+// does not, the lock is dropped and taken again on the file now at the path.
+// Whoever holds a flock on the file at the path is therefore the only holder.
 FolderLock::FolderLock(const std::string& folder, const std::string& what) {
-  const std::string path = (folder.empty() ? std::string(".") : folder) + "/.ocrforge.lock";
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw Error("cannot create lock file '" + path + "' (" + what + "): " + std::strerror(errno));
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    char holder[256] = {0};
-    const ssize_t n = ::pread(fd_, holder, sizeof(holder) - 1, 0);
-    std::string who = n > 0 ? std::string(holder, static_cast<size_t>(n)) : std::string("unknown");
-    while (!who.empty() && (who.back() == '\n' || who.back() == ' ')) who.pop_back();
+  path_ = (folder.empty() ? std::string(".") : folder) + "/.ocrforge.lock";
+  for (int attempt = 0;; ++attempt) {
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw Error("cannot create lock file '" + path_ + "' (" + what + "): " + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      char holder[256] = {0};
+      const ssize_t n = ::pread(fd_, holder, sizeof(holder) - 1, 0);
+      std::string who = n > 0 ? std::string(holder, static_cast<size_t>(n)) : std::string("unknown");
+      while (!who.empty() && (who.back() == '\n' || who.back() == ' ')) who.pop_back();
+      ::close(fd_);
+      fd_ = -1;
+      if (err == EWOULDBLOCK)
+        throw Error("output folder '" + folder + "' (" + what + ") is in use by another ocrforge run (" + who +
+                    "); wait for it to finish or choose another folder");
+      throw Error("cannot lock '" + path_ + "' (" + what + "): " + std::strerror(err));
+    }
+    if (path_is(path_, fd_)) break;
+    // Locked a file its holder removed on release (or that was replaced): try the one at the path now.
     ::close(fd_);
     fd_ = -1;
-    if (err == EWOULDBLOCK)
-      throw Error("output folder '" + folder + "' (" + what + ") is in use by another ocrforge run (" + who +
-                  "); wait for it to finish or choose another folder");
-    throw Error("cannot lock '" + path + "' (" + what + "): " + std::strerror(err));
+    if (attempt == 100) throw Error("cannot lock '" + path_ + "' (" + what + "): it keeps being removed or replaced");
   }
   char host[256] = {0};
   ::gethostname(host, sizeof(host) - 1);
@@ -182,7 +208,11 @@ FolderLock::FolderLock(const std::string& folder, const std::string& what) {
 }
 
 FolderLock::~FolderLock() {
-  if (fd_ >= 0) ::close(fd_);  // closing the descriptor releases the flock
+  if (fd_ < 0) return;
+  // Removed while still locked, so no one can hold a lock on it in between;
+  // unless the path names another file (someone deleted ours by hand).
+  if (path_is(path_, fd_)) ::unlink(path_.c_str());
+  ::close(fd_);  // closing the descriptor releases the flock
 }
 
 }  // namespace ocrforge

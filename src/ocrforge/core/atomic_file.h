@@ -47,9 +47,12 @@ class StagedFile {
 
 // One writer per folder: an exclusive flock(2) on "<folder>/.ocrforge.lock",
 // held until destruction, with "pid <pid> on <host> since <time>" written in
-// it so that a second run can name the holder. The kernel drops the lock
-// when the process dies (even by kill -9), so a lock is never stale; the
-// empty file stays behind (removing it would race with a new holder).
+// it so that a second run can name the holder. The holder removes the file
+// when it lets go (while still holding the flock; a new holder checks that
+// the file it locked is still the one at the path), so a finished run
+// leaves no lock file. The kernel drops the lock when the process dies (even
+// by kill -9), so a lock is never stale: the file a killed run leaves is
+// taken over, and removed, by the next run.
 class FolderLock {
  public:
   // Throws Error naming the folder and the holder when another process holds
@@ -60,6 +63,7 @@ class FolderLock {
   FolderLock& operator=(const FolderLock&) = delete;
 
  private:
+  std::string path_;
   int fd_ = -1;
 };
 

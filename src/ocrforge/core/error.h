@@ -18,4 +18,12 @@ class UsageError : public Error {
   using Error::Error;
 };
 
+// An image or page refused for its size (--max_image_pixels) by whichever
+// decoder met it (image files, PDF pages, TIFF pages), so that callers can
+// tell "too large" (HTTP 413) from "not an image" (400).
+class ImageTooLargeError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace ocrforge

@@ -22,12 +22,15 @@ std::string wc(float conf) {
 
 }  // namespace
 
-std::string alto_begin(const std::string& source_file) {
+std::string alto_begin(const std::string& source_file, AltoVersion version) {
+  const std::string ns = version == AltoVersion::v3 ? "http://www.loc.gov/standards/alto/ns-v3#"
+                                                    : "http://www.loc.gov/standards/alto/ns-v4#";
+  const std::string xsd = version == AltoVersion::v3 ? "http://www.loc.gov/alto/v3/alto-3-0.xsd"
+                                                     : "http://www.loc.gov/alto/v4/alto-4-4.xsd";
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-         "<alto xmlns=\"http://www.loc.gov/standards/alto/ns-v4#\" "
+         "<alto xmlns=\"" + ns + "\" "
          "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
-         "xsi:schemaLocation=\"http://www.loc.gov/standards/alto/ns-v4# "
-         "http://www.loc.gov/alto/v4/alto-4-4.xsd\">\n"
+         "xsi:schemaLocation=\"" + ns + " " + xsd + "\">\n"
          "  <Description>\n"
          "    <MeasurementUnit>pixel</MeasurementUnit>\n"
          "    <sourceImageInformation>\n"
@@ -47,8 +50,8 @@ std::string alto_begin(const std::string& source_file) {
          "  <Layout>\n";
 }
 
-std::string alto_page(const DocPage& page, int number) {
-  const std::string p = std::to_string(number);
+std::string alto_page(const DocPage& page, int number, AltoVersion version) {
+  const std::string p = std::to_string(version == AltoVersion::v3 ? number - 1 : number);
   const PixelBox whole{0, 0, page.info.size.width, page.info.size.height};
   std::string s = "    <Page ID=\"page_" + p + "\" PHYSICAL_IMG_NR=\"" + p + "\" WIDTH=\"" +
                   std::to_string(whole.width()) + "\" HEIGHT=\"" + std::to_string(whole.height()) + "\">\n" +

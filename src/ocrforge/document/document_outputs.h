@@ -1,6 +1,6 @@
-// The per-input document files of `ocrforge ocr --output_format`: Tesseract's
-// txt, hocr, alto (.xml), tsv and pdf, one file of each asked format per
-// input file, holding all its pages. Pages arrive in order; a file's outputs
+// The per-input document files of `ocrforge ocr --output_format`: one file
+// of each asked format (a renderer, document_renderer.h) per input file,
+// holding all its pages. Pages arrive in order; a file's outputs
 // are started by its first page and committed when the next file begins or
 // at finish(). Each file is written under a temp name and renamed when
 // complete, so an interrupted run leaves no half file.
@@ -12,28 +12,15 @@
 
 #include <opencv2/core.hpp>
 
+#include "ocrforge/document/document_renderer.h"
 #include "ocrforge/document/page_layout.h"
 
 namespace ocrforge {
 
-// "txt,hocr,alto,tsv,pdf" (any subset, any order) -> the set; "" -> empty.
-// Throws UsageError naming --output_format for an unknown name.
-std::set<std::string> parse_output_formats(const std::string& spec);
-
 struct DocumentOutputParams {
-  std::set<std::string> formats;
-  std::string dir;            // output folder (exists)
-  bool textonly_pdf = false;  // pdf pages without the image (Tesseract's textonly_pdf)
-};
-
-// What a page came from, for the PDF output.
-struct PageSource {
-  std::string file;        // the input file
-  std::string stem;        // output base name for this input ("scan" -> scan.hocr, scan.pdf)
-  bool is_pdf = false;     // a PDF input: its pages are kept, only text is added
-  int pdf_page = -1;       // for a PDF input: the page's index in it
-  bool single_image = false;  // `file` is this one page's image (JPEG/PNG can pass into the PDF unchanged)
-  const cv::Mat* bgr = nullptr;  // the decoded page (pixels for the PDF when the file cannot pass)
+  std::set<std::string> formats;  // renderer names (document_renderer.h)
+  std::string dir;                // output folder (exists)
+  RenderOptions render;
 };
 
 class DocumentOutputs {

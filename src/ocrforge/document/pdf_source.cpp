@@ -207,7 +207,7 @@ cv::Mat PdfSource::scan_image(int index, int64_t max_pixels) {
     const double pw = std::abs(box.urx - box.llx), ph = std::abs(box.ury - box.lly);
     if (pw <= 0 || ph <= 0 || std::abs(width / pw - height / ph) > 0.01 * std::max(width / pw, height / ph)) return {};
     if (max_pixels > 0 && width * height > max_pixels)
-      throw Error("PDF '" + path_ + "' page " + std::to_string(index + 1) + ": its scan is " + std::to_string(width) +
+      throw ImageTooLargeError("PDF '" + path_ + "' page " + std::to_string(index + 1) + ": its scan is " + std::to_string(width) +
                   " x " + std::to_string(height) + " pixels, more than --max_image_pixels " +
                   std::to_string(max_pixels) + ": raise --max_image_pixels or render it smaller with --pdf_dpi");
     QPDFObjectHandle filter = dict.getKey("/Filter");
@@ -249,7 +249,7 @@ cv::Mat PdfSource::render(int index, double dpi, int64_t max_pixels) {
   const double px = std::ceil(s.width_pt * dpi / 72.0) * std::ceil(s.height_pt * dpi / 72.0);
   const std::string page = "PDF '" + path_ + "' page " + std::to_string(index + 1);
   if (max_pixels > 0 && px > static_cast<double>(max_pixels))
-    throw Error(page + " would render to " + std::to_string(static_cast<long long>(px / 1e6)) + " megapixels at " +
+    throw ImageTooLargeError(page + " would render to " + std::to_string(static_cast<long long>(px / 1e6)) + " megapixels at " +
                 std::to_string(static_cast<int>(dpi)) + " dpi, more than --max_image_pixels " +
                 std::to_string(max_pixels) + ": lower --pdf_dpi or raise --max_image_pixels");
   char res[32];

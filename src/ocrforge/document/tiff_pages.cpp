@@ -49,7 +49,7 @@ cv::Mat read_tiff_page(const std::string& path, int index, const TiffPage& page,
   const int64_t pixels = static_cast<int64_t>(page.width) * page.height;
   if (page.width <= 0 || page.height <= 0) throw Error(what + " has no size in its header");
   if (max_pixels > 0 && pixels > max_pixels)
-    throw Error(what + " is " + std::to_string(page.width) + " x " + std::to_string(page.height) + " (" +
+    throw ImageTooLargeError(what + " is " + std::to_string(page.width) + " x " + std::to_string(page.height) + " (" +
                 std::to_string(pixels / 1000000) + " megapixels), more than --max_image_pixels " +
                 std::to_string(max_pixels) + ": refused before decoding; raise --max_image_pixels if it is real");
   // The file stays open between pages on this thread, so that reading

@@ -14,13 +14,6 @@
 
 namespace ocrforge {
 
-// An image refused for its size (--max_image_pixels), so that callers can
-// tell "too large" (HTTP 413) from "not an image" (400).
-class ImageTooLargeError : public Error {
- public:
-  using Error::Error;
-};
-
 // Default --max_image_pixels: 50 million decoded pixels (150 MB as 8-bit
 // BGR). Every camera photo fits (large JPEGs are decoded reduced, see
 // read_image), so does an A4 page scanned at 600 dpi (35 MP); a 20000 x 20000

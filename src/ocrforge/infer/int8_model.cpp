@@ -18,6 +18,7 @@
 #include "ocrforge/core/process_info.h"
 #include "ocrforge/core/sha256.h"
 #include "ocrforge/core/stopwatch.h"
+#include "ocrforge/infer/install_dirs.h"
 #include "ocrforge/infer/ort_model.h"
 #include "ocrforge/onnx/onnx_quantize.h"
 
@@ -180,8 +181,12 @@ std::string int8_cache_dir(const RuntimeParams& rt) {
 std::string int8_calibration_dir(const RuntimeParams& rt) {
   if (!rt.int8_calibration_dir.empty()) return rt.int8_calibration_dir;
   const fs::path exe = executable_dir();
-  for (const fs::path& c : {exe / ".." / "share" / "ocrforge" / "int8_calibration", exe / ".." / "data" / "int8_calibration",
-                            fs::path("data") / "int8_calibration"}) {
+  std::vector<fs::path> candidates = {exe / ".." / "share" / "ocrforge" / "int8_calibration",
+                                      exe / ".." / "data" / "int8_calibration"};
+  for (const std::string& d : located_data_dirs()) candidates.push_back(fs::path(d) / "int8_calibration");
+  candidates.push_back(fs::path("data") / "int8_calibration");
+  candidates.push_back(fs::path(configured_data_dir()) / "int8_calibration");
+  for (const fs::path& c : candidates) {
     std::error_code ec;
     if (fs::is_directory(c / "det", ec)) return fs::weakly_canonical(c).string();
   }

@@ -57,9 +57,7 @@ OcrParams ocr_params_for_lang(const std::string& lang, const std::string& models
 
 OcrParams ocr_params_for_lang(const std::string& lang) {
   const std::string root = default_model_root();
-  if (root.empty())
-    throw Error("no default models found ($OCRFORGE_MODEL_DIR, <bin>/../models/PP-OCRv4, "
-                "<bin>/../share/ocrforge/models/PP-OCRv4, ./models/PP-OCRv4): run scripts/bootstrap.sh");
+  if (root.empty()) throw Error("--lang " + lang + ": " + no_default_models_message());
   return ocr_params_for_lang(lang, fs::path(root).parent_path().string());
 }
 

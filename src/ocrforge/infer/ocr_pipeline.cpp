@@ -36,14 +36,24 @@ std::vector<OcrWord> line_words(const RecText& rec, const Quad& box, bool flippe
   return words;
 }
 
-RunParams OcrPipeline::default_settings() const {
+RunParams run_params_of(const OcrParams& p) {
   RunParams s;
-  s.det_resize = params_.det.resize;
-  s.det_post = params_.det.post;
-  s.use_angle_cls = params_.use_angle_cls;
-  s.drop_score = params_.drop_score;
+  s.det_resize = p.det.resize;
+  s.det_post = p.det.post;
+  s.use_angle_cls = p.use_angle_cls;
+  s.drop_score = p.drop_score;
   return s;
 }
+
+OcrParams params_with(OcrParams p, const RunParams& s) {
+  p.det.resize = s.det_resize;
+  p.det.post = s.det_post;
+  p.use_angle_cls = s.use_angle_cls;
+  p.drop_score = s.drop_score;
+  return p;
+}
+
+RunParams OcrPipeline::default_settings() const { return run_params_of(params_); }
 
 OcrResult OcrPipeline::run(const cv::Mat& bgr, float coord_scale, bool keep_crops) {
   return static_cast<const OcrPipeline&>(*this).run(bgr, default_settings(), coord_scale, keep_crops);

@@ -66,6 +66,11 @@ struct RunParams {
   float drop_score = 0.5f;
 };
 
+// The per-call part of `params`, and `params` with a call's settings applied
+// (the OCR parameters a run with `settings` used, for result documents).
+RunParams run_params_of(const OcrParams& params);
+OcrParams params_with(OcrParams params, const RunParams& settings);
+
 class OcrPipeline {
  public:
   // Loads det, rec and (when use_angle_cls) cls models; throws Error on any

@@ -63,8 +63,7 @@ std::string shape_to_string(const std::vector<int64_t>& shape) {
 std::string resolve_model_file(const std::string& model, const std::string& flag) {
   std::error_code ec;
   if (model.empty())
-    throw Error(flag + " is not set and the default models were not found: run scripts/bootstrap.sh "
-                "(or set OCRFORGE_MODEL_DIR)");
+    throw Error(flag + " is not set and " + no_default_models_message());
   if (!fs::exists(model, ec)) throw Error("model '" + model + "' does not exist: check " + flag);
   if (!fs::is_directory(model, ec)) return model;
   if (fs::exists(fs::path(model) / "inference.onnx", ec)) return (fs::path(model) / "inference.onnx").string();

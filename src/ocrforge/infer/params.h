@@ -119,12 +119,23 @@ struct OcrParams {
 };
 
 // Default parameters with the model paths of the default PP-OCRv4 models
-// (see default_model_root()); throws Error when they cannot be found.
+// (see default_model_root()); when they cannot be found the model paths stay
+// empty and building a predictor throws no_default_models_message().
 OcrParams default_ocr_params();
 
-// Where the default models live: $OCRFORGE_MODEL_DIR, else
-// <executable>/../models/PP-OCRv4, <executable>/../share/ocrforge/models/PP-OCRv4,
-// ./models/PP-OCRv4 — the first holding det/, rec/, cls/. "" if none does.
+// Where the default models live: $OCRFORGE_MODEL_DIR when set, else the
+// first folder of default_model_search_path() holding det/ and rec/
+// inference.onnx. "" if none does.
 std::string default_model_root();
+
+// The folders default_model_root() tries after $OCRFORGE_MODEL_DIR, in order:
+// <executable>/../models/PP-OCRv4, <executable>/../share/ocrforge/models/PP-OCRv4,
+// <d>/models/PP-OCRv4 for each located_data_dirs() (an install found from the
+// loaded libraries, install_dirs.h), ./models/PP-OCRv4 (absolute), and
+// <configured prefix>/share/ocrforge/models/PP-OCRv4.
+std::vector<std::string> default_model_search_path();
+
+// "no default models found ...; searched <every place above>: <how to get them>".
+std::string no_default_models_message();
 
 }  // namespace ocrforge

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ocrforge/core/image_files.h"
+#include "ocrforge/vision/draw_ocr.h"
 #include "ocrforge/vision/det_resize.h"
 
 namespace fs = std::filesystem;
@@ -121,6 +122,19 @@ std::string label_file_line(const std::string& image_path, const std::string& la
   fs::path rel = fs::relative(img, dir, ec);
   std::string shown = (ec || rel.empty() || *rel.begin() == "..") ? img.string() : rel.string();
   return shown + "\t" + lines_to_label_json(result.lines, true, true);
+}
+
+cv::Mat result_visualisation(const cv::Mat& bgr, const OcrResult& result, const std::string& font_path) {
+  const float s = result.image_size.width > 0 ? static_cast<float>(bgr.cols) / result.image_size.width : 1.f;
+  std::vector<Quad> boxes;
+  std::vector<std::string> texts;
+  for (const auto& l : result.lines) {
+    Quad q = l.box;
+    for (auto& p : q) p *= s;
+    boxes.push_back(q);
+    texts.push_back(l.text);
+  }
+  return draw_ocr_box_txt(bgr, boxes, texts, font_path);
 }
 
 }  // namespace ocrforge

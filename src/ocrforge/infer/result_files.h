@@ -35,4 +35,9 @@ std::string label_file_line(const std::string& image_path, const std::string& la
 // Integer points as PaddleOCR writes them (np.int32 truncation of the floats).
 std::vector<std::array<int, 2>> int_points(const std::vector<cv::Point2f>& polygon);
 
+// The visualisation `ocrforge ocr` writes (draw_ocr_box_txt): `result`'s
+// lines drawn on `bgr`, the image it was read from at any scale (the boxes
+// are scaled from result.image_size to it).
+cv::Mat result_visualisation(const cv::Mat& bgr, const OcrResult& result, const std::string& font_path);
+
 }  // namespace ocrforge

@@ -150,7 +150,7 @@ cv::Mat TiffFile::read_bgr(std::string* why, int64_t max_pixels) {
   // Checked again here, on the directory being decoded: the one allocation
   // below is W x H x 4 bytes.
   if (max_pixels > 0 && static_cast<int64_t>(w) * h > max_pixels)
-    throw Error(impl_->name + " page " + std::to_string(directory_index() + 1) + " is " + std::to_string(w) + " x " +
+    throw ImageTooLargeError(impl_->name + " page " + std::to_string(directory_index() + 1) + " is " + std::to_string(w) + " x " +
                 std::to_string(h) + ", more than --max_image_pixels " + std::to_string(max_pixels));
   // ABGR words, top row first (the caller checked the pixel budget).
   cv::Mat rgba(static_cast<int>(h), static_cast<int>(w), CV_8UC4);

@@ -400,11 +400,17 @@ OcrServer::OcrServer(ServeParams options) : options_(std::move(options)), impl_(
           o.input_image = jpeg_base64(o.image.bgr);
         };
       }
-      auto outcomes = svc.read({{std::move(bytes), "file"}}, pr.settings, false, deadline(), draw);
-      ctx.images = 1;
-      ctx.lines = static_cast<int>(outcomes[0].result.lines.size());
-      res.set_content(paddlex_response(ctx.id, outcomes[0], params_with(svc.params(), pr.settings),
-                                       outcomes[0].ocr_image, outcomes[0].input_image),
+      PageRules rules;
+      rules.accept = pr.is_pdf ? PageRules::Accept::pdf : PageRules::Accept::image_pages;
+      rules.max_pages = options_.max_num_input_imgs;
+      const ReadResult read = svc.read({{std::move(bytes), "file"}}, pr.settings, rules, false, deadline(), draw);
+      ctx.images = static_cast<int>(read.pages.size());
+      for (const auto& p : read.pages) ctx.lines += static_cast<int>(p.result.lines.size());
+      if (read.inputs[0].more_pages)
+        res.set_header("X-Ocrforge-Pages-Dropped",
+                       "the document has more than " + std::to_string(read.pages.size()) +
+                           " pages; the first " + std::to_string(read.pages.size()) + " were read (--max_num_input_imgs)");
+      res.set_content(paddlex_response(ctx.id, read.pages, read.inputs[0], params_with(svc.params(), pr.settings)),
                       "application/json");
     } catch (const HttpError& e) {
       send_error(res, Api::Paddlex, e.status(), e.what(), e.retry_after_s());
@@ -420,9 +426,13 @@ OcrServer::OcrServer(ServeParams options) : options_(std::move(options)), impl_(
       OcrService& svc = service();
       auto inputs = parse_paddlehub_request(body, options_.max_request_images);
       ctx.images = static_cast<int>(inputs.size());
-      auto outcomes = svc.read(std::move(inputs), svc.pipeline().default_settings(), false, deadline());
-      for (const auto& o : outcomes) ctx.lines += static_cast<int>(o.result.lines.size());
-      res.set_content(paddlehub_response(outcomes), "application/json");
+      // Images only, as PaddleHub's ocr_system (cv2.imdecode of each entry):
+      // a PDF is refused, and so is a TIFF of several pages (PaddleHub would
+      // read its first page only), naming POST /ocr, which reads both.
+      const ReadResult read =
+          svc.read(std::move(inputs), svc.pipeline().default_settings(), PageRules{}, false, deadline());
+      for (const auto& o : read.pages) ctx.lines += static_cast<int>(o.result.lines.size());
+      res.set_content(paddlehub_response(read.pages), "application/json");
     } catch (const HttpError& e) {
       send_error(res, Api::Paddlehub, e.status(), e.what(), e.retry_after_s());
     }
@@ -461,10 +471,11 @@ OcrServer::OcrServer(ServeParams options) : options_(std::move(options)), impl_(
         throw HttpError(400, req.is_multipart_form_data()
                                  ? "the multipart form holds no file; send the image in a field named 'file'"
                                  : "no image: send the image file as the request body (or a multipart field 'file')");
-      auto outcomes = svc.read({{std::move(bytes), name}}, svc.pipeline().default_settings(), false, deadline());
+      const ReadResult read =
+          svc.read({{std::move(bytes), name}}, svc.pipeline().default_settings(), PageRules{}, false, deadline());
       ctx.images = 1;
-      ctx.lines = static_cast<int>(outcomes[0].result.lines.size());
-      res.set_content(lines_to_label_json(outcomes[0].result.lines), "application/json");
+      ctx.lines = static_cast<int>(read.pages[0].result.lines.size());
+      res.set_content(lines_to_label_json(read.pages[0].result.lines), "application/json");
     } catch (const HttpError& e) {
       send_error(res, Api::Plain, e.status(), e.what(), e.retry_after_s());
     }

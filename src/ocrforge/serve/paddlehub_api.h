@@ -4,6 +4,9 @@
 // "text", "text_region": [[x, y], ...]}, ...] per image], "status": "000"};
 // errors: {"msg": <why>, "results": "", "status": "101"} ("111" for another
 // module, "112" for a body that is not JSON), with the HTTP status as well.
+// Images only, as PaddleHub's module (cv2.imdecode of each entry): the
+// server refuses a PDF (415) and a TIFF of several pages (400), naming
+// POST /ocr, which reads both page by page (PageRules::Accept::image).
 #pragma once
 #include <string>
 #include <vector>

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ocrforge/core/json_bounded.h"
+#include "ocrforge/infer/ocr_param_table.h"
 #include "ocrforge/infer/result_files.h"
 #include "ocrforge/serve/http_error.h"
 
@@ -14,13 +15,20 @@ namespace ocrforge {
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
-static const char* kFields[] = {"file", "fileType", "visualize", "useDocOrientationClassify", "useDocUnwarping",
-                                "useTextlineOrientation", "textDetLimitSideLen", "textDetLimitType", "textDetThresh",
-                                "textDetBoxThresh", "textDetUnclipRatio", "textRecScoreThresh"};
+// The fields of the request itself; the OCR parameters' fields come from
+// ocr_param_table() (their names, ranges and where they go).
+static const char* kRequestFields[] = {"file", "fileType", "visualize", "useDocOrientationClassify", "useDocUnwarping"};
+
+static std::vector<std::string> known_fields() {
+  std::vector<std::string> out(std::begin(kRequestFields), std::end(kRequestFields));
+  for (const auto& spec : ocr_param_table())
+    if (!spec.request_field.empty()) out.push_back(spec.request_field);
+  return out;
+}
 
 static std::string field_list() {
   std::string s;
-  for (const char* f : kFields) s += (s.empty() ? "" : ", ") + std::string(f);
+  for (const auto& f : known_fields()) s += (s.empty() ? "" : ", ") + f;
   return s;
 }
 
@@ -49,15 +57,28 @@ static bool get_bool(const json& body, const char* name, bool fallback) {
   return v->get<bool>();
 }
 
-static double get_number(const json& body, const char* name, double fallback, double lo, double hi, bool open_lo) {
-  const json* v = field(body, name);
-  if (!v) return fallback;
-  if (!v->is_number()) throw HttpError(422, std::string(name) + " must be a number or null, got " + json_excerpt(*v));
-  const double x = v->get<double>();
-  if ((open_lo ? !(x > lo) : !(x >= lo)) || x > hi)
-    throw HttpError(422, std::string(name) + " must be " + (open_lo ? "> " : ">= ") + std::to_string(lo) +
-                             (hi < 1e300 ? " and <= " + std::to_string(hi) : "") + ", got " + json_excerpt(*v));
-  return x;
+// Applies the table's request field `spec` from `body` (absent or null:
+// the server's value stays); 422 for a mistyped or out-of-range value.
+static void apply_field(const json& body, const OcrParamSpec& spec, OcrParams& p) {
+  const json* v = field(body, spec.request_field.c_str());
+  if (!v) return;
+  using Kind = OcrParamSpec::Kind;
+  const std::string& name = spec.request_field;
+  if (spec.kind == Kind::Choice) {
+    const std::string why = v->is_string() ? check_param_choice(spec, v->get<std::string>()) : check_param_choice(spec, "");
+    if (!why.empty()) throw HttpError(422, name + " " + why + ", got " + json_excerpt(*v));
+    spec.set(p, 0, v->get<std::string>());
+    return;
+  }
+  if (spec.kind == Kind::Bool) {
+    if (!v->is_boolean()) throw HttpError(422, name + " must be true, false or null, got " + json_excerpt(*v));
+    spec.set(p, v->get<bool>() ? 1 : 0, "");
+    return;
+  }
+  if (!v->is_number()) throw HttpError(422, name + " must be a number or null, got " + json_excerpt(*v));
+  const std::string why = check_param_value(spec, v->get<double>(), true);
+  if (!why.empty()) throw HttpError(422, name + " " + why + ", got " + json_excerpt(*v));
+  spec.set(p, v->get<double>(), "");
 }
 
 PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunParams& defaults) {
@@ -72,7 +93,8 @@ PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunPara
                              "); send {\"file\": <Base64 or URL>, \"fileType\": 1}");
   }
   if (!body.is_object()) throw HttpError(422, "the request body must be a JSON object, got " + std::string(body.type_name()));
-  static const std::set<std::string> known(std::begin(kFields), std::end(kFields));
+  static const std::vector<std::string> fields = known_fields();
+  static const std::set<std::string> known(fields.begin(), fields.end());
   for (const auto& item : body.items())
     if (!known.count(item.key()))
       throw HttpError(422, "unknown field '" + item.key() + "' (fields: " + field_list() + ")");
@@ -95,12 +117,12 @@ PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunPara
     const std::string ext = lower_path_extension(r.file);
     if (ext == "pdf") file_type = 0;
     else if (images.count(ext)) file_type = 1;
-    else throw HttpError(422, "Unsupported file type: the URL's extension ('" + ext + "') is not an image's; set fileType 1");
+    else throw HttpError(422, "Unsupported file type: the URL's extension ('" + ext + "') is neither a PDF's nor an "
+                              "image's; set fileType (0 for a PDF, 1 for an image)");
   } else {
-    throw HttpError(422, "File type cannot be determined: set fileType (1 for an image) when file is Base64");
+    throw HttpError(422, "File type cannot be determined: set fileType (0 for a PDF, 1 for an image) when file is Base64");
   }
-  if (file_type == 0)
-    throw HttpError(415, "fileType 0 (PDF) is not yet supported by ocrforge serve; send each page as an image (fileType 1)");
+  r.is_pdf = file_type == 0;
 
   if (const json* v = field(body, "visualize")) {
     if (!v->is_boolean()) throw HttpError(422, "visualize must be true, false or null, got " + json_excerpt(*v));
@@ -111,57 +133,59 @@ PaddlexRequest parse_paddlex_request(const std::string& body_text, const RunPara
       throw HttpError(422, std::string(name) + " is not supported: ocrforge has no document orientation / unwarping "
                            "model; send false or leave it out");
 
-  RunParams& s = r.settings;
-  s = defaults;
-  s.use_angle_cls = get_bool(body, "useTextlineOrientation", defaults.use_angle_cls);
-  if (const json* v = field(body, "textDetLimitSideLen")) {
-    if (!v->is_number_integer() || v->get<long>() < kMinRequestSideLen || v->get<long>() > kMaxRequestSideLen)
-      throw HttpError(422, "textDetLimitSideLen must be an integer in " + std::to_string(kMinRequestSideLen) + ".." +
-                               std::to_string(kMaxRequestSideLen) + ", got " + json_excerpt(*v));
-    s.det_resize.limit_side_len = v->get<int>();
-  }
-  if (const json* v = field(body, "textDetLimitType")) {
-    if (!v->is_string() || (v->get<std::string>() != "min" && v->get<std::string>() != "max"))
-      throw HttpError(422, "textDetLimitType must be \"min\" or \"max\", got " + json_excerpt(*v));
-    s.det_resize.limit_type = v->get<std::string>() == "max" ? DetLimitType::Max : DetLimitType::Min;
-  }
-  s.det_post.thresh = static_cast<float>(get_number(body, "textDetThresh", defaults.det_post.thresh, 0, 1, false));
-  s.det_post.box_thresh = static_cast<float>(get_number(body, "textDetBoxThresh", defaults.det_post.box_thresh, 0, 1, false));
-  s.det_post.unclip_ratio =
-      static_cast<float>(get_number(body, "textDetUnclipRatio", defaults.det_post.unclip_ratio, 0, kMaxUnclipRatio, true));
-  s.drop_score = static_cast<float>(get_number(body, "textRecScoreThresh", defaults.drop_score, 0, 1, false));
+  // The server's settings, with each request field of the table applied.
+  OcrParams p = params_with(OcrParams{}, defaults);
+  for (const auto& spec : ocr_param_table())
+    if (!spec.request_field.empty()) apply_field(body, spec, p);
+  r.settings = run_params_of(p);
   return r;
 }
 
-OcrParams params_with(OcrParams p, const RunParams& s) {
-  p.det.resize = s.det_resize;
-  p.det.post = s.det_post;
-  p.use_angle_cls = s.use_angle_cls;
-  p.drop_score = s.drop_score;
-  return p;
-}
-
-std::string paddlex_response(const std::string& log_id, const ImageOutcome& outcome, const OcrParams& params,
-                             const std::string& ocr_image, const std::string& input_image) {
-  // PaddleX's prunedResult is the pipeline's "res" without input_path; the
-  // same document `ocrforge ocr` writes as <stem>_res.json.
-  const ojson res = ojson::parse(result_json("", outcome.result, params)).at("res");
-  ojson pruned;
-  pruned["page_index"] = nullptr;
-  for (const auto& item : res.items())
-    if (item.key() != "input_path") pruned[item.key()] = item.value();
-  ojson one;
-  one["prunedResult"] = std::move(pruned);
-  if (!ocr_image.empty()) one["ocrImage"] = ocr_image;
-  if (!input_image.empty()) one["inputImage"] = input_image;
+std::string paddlex_response(const std::string& log_id, const std::vector<ImageOutcome>& pages,
+                             const InputPages& input, const OcrParams& params) {
+  ojson results = ojson::array(), sizes = ojson::array();
+  for (const ImageOutcome& page : pages) {
+    // PaddleX's prunedResult is the pipeline's "res" without input_path; the
+    // same document `ocrforge ocr` writes as <stem>_res.json. page_index is
+    // null as PaddleX's serving gives it (it hands the pipeline page images,
+    // not the file): a page is known by its place in ocrResults.
+    const ojson res = ojson::parse(result_json("", page.result, params)).at("res");
+    ojson pruned;
+    pruned["page_index"] = nullptr;
+    for (const auto& item : res.items())
+      if (item.key() != "input_path") pruned[item.key()] = item.value();
+    ojson one;
+    one["prunedResult"] = std::move(pruned);
+    // Absent rather than null, as PaddleX (response_model_exclude_none);
+    // docPreprocessingImage never: there is no document preprocessing here.
+    if (!page.ocr_image.empty()) one["ocrImage"] = page.ocr_image;
+    if (!page.input_image.empty()) one["inputImage"] = page.input_image;
+    results.push_back(std::move(one));
+    const cv::Size size = page.image.original.width > 0 ? page.image.original : page.result.image_size;
+    sizes.push_back({{"width", size.width}, {"height", size.height}});
+  }
+  ojson info;
+  if (input.type == InputPages::Type::pdf) {
+    // PaddleX's PDFInfo: numPages counts the pages read (at most
+    // max_num_input_imgs), pages their rendered sizes.
+    info["numPages"] = sizes.size();
+    info["pages"] = sizes;
+    info["type"] = "pdf";
+  } else {
+    // PaddleX's ImageInfo: the (first) image's size. A TIFF of several pages
+    // (PaddleX would read its first only) also lists its pages as a PDF's.
+    info["width"] = sizes.empty() ? 0 : sizes[0]["width"].get<int>();
+    info["height"] = sizes.empty() ? 0 : sizes[0]["height"].get<int>();
+    info["type"] = "image";
+    if (sizes.size() > 1 || input.more_pages) {
+      info["numPages"] = sizes.size();
+      info["pages"] = sizes;
+    }
+  }
   ojson out;
   out["logId"] = log_id;
-  out["result"]["ocrResults"] = ojson::array({std::move(one)});
-  out["result"]["dataInfo"] = {{"width", outcome.image.original.width > 0 ? outcome.image.original.width
-                                                                          : outcome.result.image_size.width},
-                               {"height", outcome.image.original.height > 0 ? outcome.image.original.height
-                                                                            : outcome.result.image_size.height},
-                               {"type", "image"}};
+  out["result"]["ocrResults"] = std::move(results);
+  out["result"]["dataInfo"] = std::move(info);
   out["errorCode"] = 0;
   out["errorMsg"] = "Success";
   return out.dump(-1, ' ', false, json::error_handler_t::replace);

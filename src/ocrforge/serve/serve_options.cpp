@@ -29,10 +29,28 @@ void check_serve_options(const ServeParams& o) {
   if (o.max_concurrency < 1) throw UsageError("--max_concurrency must be >= 1");
   if (o.http_threads < 1) throw UsageError("--http_threads must be >= 1");
   if (o.max_request_images < 1) throw UsageError("--max_request_images must be >= 1");
+  if (o.max_num_input_imgs < 0) throw UsageError("--max_num_input_imgs must be >= 0 (0: every page)");
+  if (!(o.pdf_dpi == 0 || (o.pdf_dpi >= 10 && o.pdf_dpi <= 2400)))
+    throw UsageError("--pdf_dpi must be 0 (each page's scan resolution) or in [10, 2400]");
   if (o.max_body_bytes < 1024) throw UsageError("--max_body_mb is too small to hold an image");
   if (o.request_timeout.count() <= 0) throw UsageError("--request_timeout must be > 0");
   if (o.connection.read_timeout.count() <= 0 || o.connection.request_read_timeout.count() <= 0)
     throw UsageError("--read_timeout and --request_read_timeout must be > 0");
+}
+
+void declare_serve_document_flags(FlagSet& f) {
+  f.add("max_num_input_imgs", "10",
+        "PaddleX /ocr: pages read of a PDF or multi-page TIFF; the first N are read and the rest dropped, as "
+        "PaddleX's max_num_input_imgs (0: every page)");
+  f.add("pdf_dpi", "144",
+        "resolution PDF pages are rendered at (144: PaddleX's zoom 2.0; 0: a scanned page's own resolution)");
+}
+
+void read_serve_document_flags(const FlagSet& f, ServeParams& o) {
+  o.max_num_input_imgs = f.get_int_at_least("max_num_input_imgs", 0);
+  o.pdf_dpi = f.get_double("pdf_dpi");
+  if (!(o.pdf_dpi == 0 || (o.pdf_dpi >= 10 && o.pdf_dpi <= 2400)))
+    throw UsageError("--pdf_dpi must be 0 (each page's scan resolution) or in [10, 2400], got " + f.get("pdf_dpi"));
 }
 
 }  // namespace ocrforge

@@ -1,4 +1,4 @@
-#include "ocr_flags.h"
+#include "ocrforge/infer/ocr_flags.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,17 +11,11 @@
 #include "ocrforge/infer/export_folder.h"
 #include "ocrforge/infer/image_reader.h"
 #include "ocrforge/infer/lang_models.h"
+#include "ocrforge/infer/ocr_param_table.h"
 
 namespace ocrforge {
 
 namespace {
-
-// A default as the flag's text: the shortest form of a number ("0.3").
-std::string number_text(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%g", v);
-  return buf;
-}
 
 // "3, H, W": an image-shape flag's text.
 std::string shape_text(int h, int w) { return "3, " + std::to_string(h) + ", " + std::to_string(w); }
@@ -31,6 +25,34 @@ std::string list_text(const std::vector<std::string>& items) {
   std::string s = "[";
   for (size_t i = 0; i < items.size(); ++i) s += (i ? ", '" : "'") + items[i] + "'";
   return s + "]";
+}
+
+// The table's flags, each with its default from default_ocr_params().
+void declare_ocr_param_flags(FlagSet& f) {
+  const OcrParams d = default_ocr_params();
+  for (const auto& spec : ocr_param_table()) {
+    if (spec.kind == OcrParamSpec::Kind::Bool) f.add_bool(spec.flag, spec.get(d) == "True", spec.help);
+    else f.add(spec.flag, spec.get(d), spec.help);
+  }
+}
+
+// Reads the table's flags into `p`; UsageError names the flag and its range.
+void read_ocr_param_flags(const FlagSet& f, OcrParams& p) {
+  for (const auto& spec : ocr_param_table()) {
+    if (spec.kind == OcrParamSpec::Kind::Choice) {
+      const std::string v = f.get(spec.flag);
+      const std::string why = check_param_choice(spec, v, false);
+      if (!why.empty()) throw UsageError("--" + spec.flag + " " + why + ", got '" + v + "'");
+      spec.set(p, 0, v);
+      continue;
+    }
+    const double v = spec.kind == OcrParamSpec::Kind::Bool  ? (f.get_bool(spec.flag) ? 1.0 : 0.0)
+                     : spec.kind == OcrParamSpec::Kind::Int ? static_cast<double>(f.get_int(spec.flag))
+                                                            : f.get_double(spec.flag);
+    const std::string why = check_param_value(spec, v, false);
+    if (!why.empty()) throw UsageError("--" + spec.flag + "=" + f.get(spec.flag) + " is out of range: it " + why);
+    spec.set(p, v, "");
+  }
 }
 
 }  // namespace
@@ -69,40 +91,23 @@ void declare_ocr_flags(FlagSet& f) {
              "one ONNX Runtime CPU memory arena for all the models of the run instead of one per model (lower peak RSS)");
   f.add_bool("benchmark", false, "print PaddleOCR's benchmark report per model after warm-up");
   f.add("det_algorithm", "DB", "detection algorithm (DB)");
-  f.add("det_limit_side_len", std::to_string(d.det.resize.limit_side_len), "side length limit of the detector input");
-  f.add("det_limit_type", d.det.resize.limit_type == DetLimitType::Max ? "max" : "min", "max: longer side <= limit; min: shorter side >= limit");
-  f.add("det_max_side_limit", std::to_string(d.det.resize.max_side_limit), "cap on the longer side of the detector input");
-  f.add("det_db_thresh", number_text(d.det.post.thresh), "binarisation threshold of the probability map");
-  f.add("det_db_box_thresh", number_text(d.det.post.box_thresh), "minimum box score");
-  f.add("det_db_unclip_ratio", number_text(d.det.post.unclip_ratio), "box expansion ratio");
+  declare_ocr_param_flags(f);  // the table's parameters (ocr_param_table.h)
   f.add("max_batch_size", "10", "accepted for compatibility");
-  f.add_bool("use_dilation", d.det.post.use_dilation, "dilate the binary map (2x2)");
-  f.add("det_db_score_mode", d.det.post.score_mode == DbScoreMode::Fast ? "fast" : "slow", "fast: score inside the box; slow: inside the contour");
-  f.add("det_box_type", d.det.post.box_type == DetBoxType::Quad ? "quad" : "poly", "quad or poly");
   f.add("rec_algorithm", "SVTR_LCNet", "recognition algorithm (CTC models: SVTR_LCNet, CRNN)");
   f.add("rec_image_shape", shape_text(d.rec.image_h, d.rec.image_w), "recognition input C, H, W");
-  f.add("rec_batch_num", std::to_string(d.rec.batch_num),
-        "crops per recognition model call (only crops of equal input width share one, so results never depend on it)");
   f.add("rec_workers", std::to_string(d.rec.workers),
         "recognition batches run at once, each with cpu_threads / rec_workers ORT threads "
         "(0: one per cpu thread; results never depend on it)");
-  f.add("rec_min_width", std::to_string(d.rec.min_width),
-        "narrowest recognition input, capped at the rec_image_shape width: narrower crops are padded to it "
-        "(0: that width, PaddleOCR's rule; the default read more words on whole pages and is faster, "
-        "docs/benchmarks.md)");
   f.add("max_text_length", "25", "accepted for compatibility");
-  f.add_bool("use_space_char", d.rec.use_space_char, "the dictionary is followed by a space class");
-  f.add("drop_score", number_text(d.drop_score), "lines with a lower recognition score are dropped");
-  f.add_bool("use_angle_cls", d.use_angle_cls, "run the 0/180 degree direction classifier");
   f.add("cls_image_shape", shape_text(d.cls.image_h, d.cls.image_w), "classifier input C, H, W");
   f.add("label_list", list_text(d.cls.label_list), "classifier labels");
-  f.add("cls_batch_num", std::to_string(d.cls.batch_num), "crops per classifier batch");
-  f.add("cls_thresh", number_text(d.cls.thresh), "rotate when the 180 score exceeds this");
   f.add("draw_img_save_dir", "./inference_results", "folder for visualisations and result files");
   f.add_bool("save_crop_res", false, "save every text-line crop");
   f.add("crop_res_save_dir", "./output", "folder for --save_crop_res");
   f.add("vis_font_path", "", "font for drawing text (default: Noto Sans CJK if installed)");
-  f.add_bool("visualize", true, "write the visualisation image");
+  f.add_bool("visualize", true,
+             "write the visualisation image (ocr: off by default when --output_format is given; pass --visualize to "
+             "draw it as well)");
   f.add("save_label", "", "write results as a PaddleOCR detection label file (auto-labelling)");
   f.add("warmup_runs", "2", "with --benchmark: runs on the first image not counted");
   f.add("max_image_pixels", std::to_string(kDefaultMaxImagePixels),
@@ -174,24 +179,7 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
 
   auto& det = p.det;
   det.model_dir = f.get("det_model_dir");
-  det.resize.limit_side_len = f.get_int_at_least("det_limit_side_len", 1);
-  const std::string lt = f.get("det_limit_type");
-  if (lt != "max" && lt != "min") throw UsageError("--det_limit_type must be max or min, got '" + lt + "'");
-  det.resize.limit_type = lt == "max" ? DetLimitType::Max : DetLimitType::Min;
-  det.resize.max_side_limit = f.get_int_at_least("det_max_side_limit", 1);
-  det.post.thresh = static_cast<float>(f.get_double_in("det_db_thresh", 0, 1));
-  det.post.box_thresh = static_cast<float>(f.get_double_in("det_db_box_thresh", 0, 1));
-  det.post.unclip_ratio = static_cast<float>(f.get_double_above("det_db_unclip_ratio", 0));
-  if (det.post.unclip_ratio > kMaxUnclipRatio)
-    throw UsageError("--det_db_unclip_ratio=" + f.get("det_db_unclip_ratio") + " is over " +
-                     number_text(kMaxUnclipRatio) + " (PaddleOCR's configs use 1.5 to 4)");
-  det.post.use_dilation = f.get_bool("use_dilation");
-  const std::string sm = f.get("det_db_score_mode");
-  if (sm != "fast" && sm != "slow") throw UsageError("--det_db_score_mode must be fast or slow, got '" + sm + "'");
-  det.post.score_mode = sm == "fast" ? DbScoreMode::Fast : DbScoreMode::Slow;
-  const std::string bt = f.get("det_box_type");
-  if (bt != "quad" && bt != "poly") throw UsageError("--det_box_type must be quad or poly, got '" + bt + "'");
-  det.post.box_type = bt == "quad" ? DetBoxType::Quad : DetBoxType::Poly;
+  read_ocr_param_flags(f, p);
   // An `ocrforge export` folder brings the post-processing its model was trained with (explicit flags win).
   apply_det_export_folder(det, [&f](const std::string& key) {
     static const std::map<std::string, std::string> flag_of = {
@@ -215,11 +203,8 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   auto rs = image_shape(f, "rec_image_shape");
   rec.image_h = rs[1];
   rec.image_w = rs[2];
-  rec.batch_num = f.get_int_at_least("rec_batch_num", 1);
   rec.workers = thread_count_capped(f, "rec_workers", 0);
-  rec.min_width = f.get_int_at_least("rec_min_width", 0);
   rec.char_dict_path = f.get("rec_char_dict_path");
-  rec.use_space_char = f.get_bool("use_space_char");
   // An `ocrforge export` folder brings its dictionary and input shape (explicit flags win).
   apply_rec_export_folder(rec, f.was_set("rec_char_dict_path"), f.was_set("rec_image_shape"));
   apply_rec_checkpoint(rec, f.was_set("rec_char_dict_path"), f.was_set("rec_image_shape"));
@@ -229,12 +214,8 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   auto cs = image_shape(f, "cls_image_shape");
   cls.image_h = cs[1];
   cls.image_w = cs[2];
-  cls.batch_num = f.get_int_at_least("cls_batch_num", 1);
-  cls.thresh = static_cast<float>(f.get_double_in("cls_thresh", 0, 1));
   cls.label_list = parse_string_list(f.get("label_list"));
 
-  p.use_angle_cls = f.get_bool("use_angle_cls");
-  p.drop_score = static_cast<float>(f.get_double_in("drop_score", 0, 1));
   f.get_int_at_least("warmup_runs", 0);  // checked here so a bad value fails before any model loads
   image_read_params_from_flags(f);
   return p;
