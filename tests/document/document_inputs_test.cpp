@@ -27,17 +27,7 @@ std::string bytes_of(const std::string& path) {
   return ss.str();
 }
 
-// A `pages`-page PDF of the sample receipt (700 x 933) at 100 dpi.
-std::string receipt_pdf(const std::string& dir, int pages) {
-  const auto jpeg = pdf_image_from_file(test::data_dir() + "/samples/imgs_en_254.jpg");
-  DocPage page;
-  page.info.size = {700, 933};
-  page.info.dpi_x = page.info.dpi_y = 100;
-  SearchablePdf pdf(dir + "/three.pdf", false);
-  for (int i = 0; i < pages; ++i) pdf.add_page(&*jpeg, page);
-  pdf.finish();
-  return dir + "/three.pdf";
-}
+std::string receipt_pdf(const std::string& dir, int pages) { return test::receipt_pdf(dir + "/three.pdf", pages); }
 
 size_t spooled_files() {
   size_t n = 0;

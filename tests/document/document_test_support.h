@@ -5,6 +5,8 @@
 #include <string>
 
 #include "ocrforge/document/page_layout.h"
+#include "ocrforge/document/pdf_image.h"
+#include "ocrforge/document/pdf_writer.h"
 #include "test_support.h"
 
 namespace ocrforge::test {
@@ -53,6 +55,19 @@ inline DocPage sample_page() {
   b2.box = p2.box;
   page.blocks = {b1, b2};
   return page;
+}
+
+// `path`: a PDF of `pages` pages each showing the sample receipt
+// (imgs_en_254.jpg, 700 x 933) at 100 dpi, as a scanner would write it.
+inline std::string receipt_pdf(const std::string& path, int pages = 1) {
+  const auto jpeg = pdf_image_from_file(data_dir() + "/samples/imgs_en_254.jpg");
+  DocPage page;
+  page.info.size = {700, 933};
+  page.info.dpi_x = page.info.dpi_y = 100;
+  SearchablePdf pdf(path, false);
+  for (int i = 0; i < pages; ++i) pdf.add_page(&*jpeg, page);
+  pdf.finish();
+  return path;
 }
 
 }  // namespace ocrforge::test

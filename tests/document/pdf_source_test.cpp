@@ -16,18 +16,7 @@ using namespace ocrforge;
 
 namespace {
 
-// A PDF of `pages` pages showing the sample receipt (700 x 933) at 100 dpi.
-std::string scan_pdf(const std::string& dir, int pages = 1) {
-  const std::string image = test::data_dir() + "/samples/imgs_en_254.jpg";
-  const auto jpeg = pdf_image_from_file(image);
-  DocPage page;
-  page.info.size = {700, 933};
-  page.info.dpi_x = page.info.dpi_y = 100;
-  SearchablePdf pdf(dir + "/scan.pdf", false);
-  for (int i = 0; i < pages; ++i) pdf.add_page(&*jpeg, page);
-  pdf.finish();
-  return dir + "/scan.pdf";
-}
+std::string scan_pdf(const std::string& dir, int pages = 1) { return test::receipt_pdf(dir + "/scan.pdf", pages); }
 
 std::string error_of(const std::string& path) {
   return ocrforge::test::message_of<Error>([&] {
