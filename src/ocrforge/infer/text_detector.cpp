@@ -41,7 +41,17 @@ std::vector<TextBox> TextDetector::detect(const cv::Mat& bgr) { return detect(bg
 std::vector<TextBox> TextDetector::detect(const cv::Mat& bgr, const DetResizeParams& resize, const DbPostParams& post) {
   StageStats call;
   Stopwatch sw;
-  DetInput input = det_preprocess(bgr, resize);
+  // Kept buffers: a fresh input buffer per image is paged in anew each time
+  // once glibc serves it by mmap (after large frees, --visualize, document
+  // pages, serve's 1 MiB threshold), which made this stage several times slower.
+  std::unique_ptr<Scratch> scratch = take_scratch();
+  struct Return {
+    TextDetector* self;
+    std::unique_ptr<Scratch>& s;
+    ~Return() { self->give_back_scratch(std::move(s)); }
+  } give_back{this, scratch};
+  DetInput& input = scratch->input;
+  det_preprocess_into(bgr, resize, input, scratch->resized);
   call.preprocess_ms = sw.elapsed_ms();
 
   TensorView out = model_->run(input.chw.data(), {1, 3, input.size.height, input.size.width}, &call.inference_ms);
@@ -61,6 +71,29 @@ std::vector<TextBox> TextDetector::detect(const cv::Mat& bgr, const DetResizePar
   std::lock_guard<std::mutex> lock(stats_mutex_);
   stats_ += call;
   return boxes;
+}
+
+namespace {
+// Buffers above this (floats; 128 MiB, about a 4000 x 2800 input) are not kept, so
+// a rare huge input does not hold its memory for the process's life.
+constexpr size_t kMaxKeptFloats = size_t{32} << 20;
+// At most this many kept buffer sets (pipelined runs detect on one thread;
+// a server's concurrent requests beyond it allocate as before).
+constexpr size_t kMaxKeptScratch = 2;
+}  // namespace
+
+std::unique_ptr<TextDetector::Scratch> TextDetector::take_scratch() {
+  std::lock_guard<std::mutex> lock(scratch_mutex_);
+  if (scratch_.empty()) return std::make_unique<Scratch>();
+  std::unique_ptr<Scratch> s = std::move(scratch_.back());
+  scratch_.pop_back();
+  return s;
+}
+
+void TextDetector::give_back_scratch(std::unique_ptr<Scratch> s) {
+  if (!s || s->input.chw.capacity() > kMaxKeptFloats) return;
+  std::lock_guard<std::mutex> lock(scratch_mutex_);
+  if (scratch_.size() < kMaxKeptScratch) scratch_.push_back(std::move(s));
 }
 
 StageStats TextDetector::stats() const {

@@ -10,6 +10,7 @@
 #include "ocrforge/infer/ort_model.h"
 #include "ocrforge/infer/params.h"
 #include "ocrforge/infer/stage_stats.h"
+#include "ocrforge/vision/det_resize.h"
 #include "ocrforge/vision/text_box.h"
 
 namespace ocrforge {
@@ -40,6 +41,17 @@ class TextDetector {
   std::unique_ptr<Network> model_;
   mutable std::mutex stats_mutex_;
   StageStats stats_;
+
+  // Input buffers kept between calls (det_preprocess_into): a few, for the
+  // calls that run at once; one over kMaxKeptFloats is freed instead.
+  struct Scratch {
+    DetInput input;
+    std::vector<unsigned char> resized;
+  };
+  std::unique_ptr<Scratch> take_scratch();
+  void give_back_scratch(std::unique_ptr<Scratch> s);
+  std::mutex scratch_mutex_;
+  std::vector<std::unique_ptr<Scratch>> scratch_;
 };
 
 }  // namespace ocrforge

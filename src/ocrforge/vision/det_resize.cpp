@@ -54,12 +54,23 @@ cv::Size det_target_size(cv::Size src, const DetResizeParams& p) {
   return {round_to_32(rw), round_to_32(rh)};
 }
 
-DetInput det_preprocess(const cv::Mat& bgr_in, const DetResizeParams& p) {
-  const cv::Mat bgr = to_bgr(bgr_in);
+DetInput det_preprocess(const cv::Mat& bgr, const DetResizeParams& p) {
   DetInput out;
+  std::vector<unsigned char> resized_bytes;
+  det_preprocess_into(bgr, p, out, resized_bytes);
+  return out;
+}
+
+void det_preprocess_into(const cv::Mat& bgr_in, const DetResizeParams& p, DetInput& out,
+                         std::vector<unsigned char>& resized_bytes) {
+  const cv::Mat bgr = to_bgr(bgr_in);
   out.size = det_target_size(bgr.size(), p);
-  cv::Mat resized;
+  // A Mat over the caller's bytes of exactly this size and type: cv::resize
+  // writes into it without allocating.
+  resized_bytes.resize(static_cast<size_t>(out.size.height) * out.size.width * 3);
+  cv::Mat resized(out.size, CV_8UC3, resized_bytes.data());
   cv::resize(bgr, resized, out.size, 0, 0, cv::INTER_LINEAR);
+  CV_Assert(resized.data == resized_bytes.data());
   out.ratio_h = static_cast<float>(static_cast<double>(out.size.height) / bgr.rows);
   out.ratio_w = static_cast<float>(static_cast<double>(out.size.width) / bgr.cols);
 
@@ -81,7 +92,6 @@ DetInput det_preprocess(const cv::Mat& bgr_in, const DetResizeParams& p) {
       for (int c = 0; c < 3; ++c)
         out.chw[c * plane + static_cast<size_t>(y) * W + x] = lut[c][row[3 * x + c]];
   }
-  return out;
 }
 
 }  // namespace ocrforge
