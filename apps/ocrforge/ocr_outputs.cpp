@@ -38,14 +38,6 @@ std::string vis_font_or_warn(const std::string& font_path) {
   return font_path;
 }
 
-std::map<std::string, std::string> output_stems(const std::vector<std::string>& images) {
-  std::map<std::string, int> count;
-  for (const auto& p : images) ++count[to_lower(path_stem(p))];
-  std::map<std::string, std::string> out;
-  for (const auto& p : images) out[p] = count[to_lower(path_stem(p))] > 1 ? path_filename(p) : path_stem(p);
-  return out;
-}
-
 // Removes ".<name>.tmp.XXXXXX" files (write_file_atomic / StagedFile temp
 // names) that a killed run left in `dir`: one listing, whatever the number of
 // images.

@@ -28,12 +28,6 @@ struct OcrOutputOptions {
   std::string label_file;  // "" = no auto-label file
 };
 
-// Output stem per input path: the file's stem ("a" for "x/a.jpg"), or its
-// whole file name ("a.jpg") when several inputs share the stem (compared
-// case-insensitively), so "a.jpg" and "a.png" write a.jpg_res.json and
-// a.png_res.json instead of overwriting one a_res.json.
-std::map<std::string, std::string> output_stems(const std::vector<std::string>& images);
-
 // The font the visualisation will use. Warns on stderr when `font_path` (set
 // by --vis_font_path) does not exist, or when no font is found at all: text
 // is then drawn with OpenCV's Hershey font, which shows non-Latin text as

@@ -35,6 +35,7 @@
 #include "ocrforge/document/document_outputs.h"
 #include "ocrforge/document/page_layout.h"
 #include "ocrforge/infer/ocr_flags.h"
+#include "ocrforge/core/output_paths.h"
 #include "ocrforge/infer/result_files.h"
 #include "ocrforge/vision/draw_ocr.h"
 #include "input_errors.h"
@@ -447,15 +448,7 @@ void bind_batch(py::module_& m) {
       "pictures are drawn} ({'help': text} for --help); ValueError naming a bad flag.");
   m.def(
       "output_stems",
-      [](const std::vector<std::string>& files) {
-        // As ocr_outputs.cpp's output_stems: the stem, or the whole file name
-        // when several inputs share the stem (compared case-insensitively).
-        std::map<std::string, int> count;
-        for (const auto& p : files) ++count[to_lower(path_stem(p))];
-        std::map<std::string, std::string> out;
-        for (const auto& p : files) out[p] = count[to_lower(path_stem(p))] > 1 ? path_filename(p) : path_stem(p);
-        return out;
-      },
+      [](const std::vector<std::string>& files) { return output_stems(files); },
       py::arg("files"), "Output base name per input of one output folder, as `ocrforge ocr` names them.");
   m.def(
       "document_pages",

@@ -52,3 +52,11 @@ TEST(OutputPaths, InputFilesFindsAnInputByAnyName) {
   EXPECT_EQ(in.find(dir + "/missing.jpg"), dir + "/missing.jpg");
   EXPECT_EQ(in.find(dir + "/b.jpg"), "");
 }
+
+TEST(OutputStems, TheStemUnlessAnotherInputSharesIt) {
+  const auto stems = ocrforge::output_stems({"a/scan.jpg", "b/Scan.PNG", "c/receipt.pdf", "d/x.tar.gz"});
+  EXPECT_EQ(stems.at("a/scan.jpg"), "scan.jpg");  // "scan" and "Scan" collide, case-insensitively
+  EXPECT_EQ(stems.at("b/Scan.PNG"), "Scan.PNG");
+  EXPECT_EQ(stems.at("c/receipt.pdf"), "receipt");
+  EXPECT_EQ(stems.at("d/x.tar.gz"), "x.tar");
+}

@@ -5,6 +5,8 @@
 #include <filesystem>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/image_files.h"
+#include "ocrforge/core/text.h"
 
 namespace fs = std::filesystem;
 
@@ -75,6 +77,14 @@ std::string InputFiles::find(const std::string& path) const {
     if (const auto it = by_id_.find(id); it != by_id_.end()) return it->second;
   if (const auto it = by_name_.find(resolved(path).string()); it != by_name_.end()) return it->second;
   return "";
+}
+
+std::map<std::string, std::string> output_stems(const std::vector<std::string>& inputs) {
+  std::map<std::string, int> count;
+  for (const auto& p : inputs) ++count[to_lower(path_stem(p))];
+  std::map<std::string, std::string> out;
+  for (const auto& p : inputs) out[p] = count[to_lower(path_stem(p))] > 1 ? path_filename(p) : path_stem(p);
+  return out;
 }
 
 }  // namespace ocrforge

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ocrforge {
 
@@ -40,5 +41,12 @@ class InputFiles {
   std::map<std::pair<unsigned long long, unsigned long long>, std::string> by_id_;  // (device, inode) -> path
   std::map<std::string, std::string> by_name_;                                      // resolved path -> path
 };
+
+// Output stem per input path, for every front end that writes per-input
+// files into one folder: the file's stem ("a" for "x/a.jpg"), or its whole
+// file name ("a.jpg") when several inputs share the stem (compared
+// case-insensitively), so "a.jpg" and "a.png" write a.jpg_res.json and
+// a.png_res.json instead of overwriting one a_res.json.
+std::map<std::string, std::string> output_stems(const std::vector<std::string>& inputs);
 
 }  // namespace ocrforge
