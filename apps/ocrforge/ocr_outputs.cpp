@@ -24,19 +24,7 @@ static void make_dir(const std::string& dir, const std::string& flag) {
   if (ec || !fs::is_directory(dir)) throw Error("cannot create folder '" + dir + "' (" + flag + "): " + ec.message());
 }
 
-std::string vis_font_or_warn(const std::string& font_path) {
-  std::error_code ec;
-  if (!font_path.empty() && !fs::is_regular_file(font_path, ec)) {
-    std::fprintf(stderr, "ocrforge ocr: warning: --vis_font_path '%s' does not exist; using the default font\n",
-                 font_path.c_str());
-    return vis_font_or_warn("");
-  }
-  if (font_path.empty() && default_font_path().empty())
-    std::fprintf(stderr,
-                 "ocrforge ocr: warning: no CJK font found (install fonts-noto-cjk or pass --vis_font_path): the "
-                 "visualisation draws non-Latin text as '?'\n");
-  return font_path;
-}
+std::string vis_font_or_warn(const std::string& font_path) { return checked_font_path(font_path, "ocrforge ocr"); }
 
 // Removes ".<name>.tmp.XXXXXX" files (write_file_atomic / StagedFile temp
 // names) that a killed run left in `dir`: one listing, whatever the number of

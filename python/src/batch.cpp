@@ -161,7 +161,7 @@ class BatchReader {
       if (f.was_set(own)) throw UsageError(std::string("--") + own + " is given per unit, not to the reader");
     OcrParams params = ocr_params_from_flags(f);
     params.word_boxes = !s_.formats.empty();  // as cmd_ocr.cpp
-    if (s_.visualize) s_.font_path = checked_font(s_.font_path);
+    if (s_.visualize) s_.font_path = checked_font_path(s_.font_path, "ocrforge batch");
     steady_memory();
     Stopwatch sw;
     pool_ = std::make_shared<PipelinePool>(params, s_.docs);
@@ -313,19 +313,6 @@ class BatchReader {
     return src;
   }
 
-  // As vis_font_or_warn (ocr_outputs.cpp): a missing font is a warning and the default is used.
-  static std::string checked_font(const std::string& font) {
-    std::error_code ec;
-    if (!font.empty() && !fs::is_regular_file(font, ec)) {
-      std::fprintf(stderr, "ocrforge batch: warning: --vis_font_path '%s' does not exist; using the default font\n",
-                   font.c_str());
-      return checked_font("");
-    }
-    if (font.empty() && default_font_path().empty())
-      std::fprintf(stderr, "ocrforge batch: warning: no CJK font found (install fonts-noto-cjk or pass "
-                           "--vis_font_path): the visualisation draws non-Latin text as '?'\n");
-    return font;
-  }
 
   // As document_flags.cpp's steady_memory_for_pages: page images are tens of
   // MiB, and glibc's dynamic mmap threshold would otherwise grow the heap

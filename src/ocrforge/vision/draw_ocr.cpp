@@ -4,6 +4,8 @@
 #include "ocrforge/vision/draw_ocr.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <cmath>
 #include <fstream>
 
@@ -128,6 +130,21 @@ void draw_box_text(cv::Mat& right, const Quad& box, const std::string& text, con
 }
 
 }  // namespace
+
+std::string checked_font_path(const std::string& font_path, const std::string& who) {
+  std::error_code ec;
+  if (!font_path.empty() && !std::filesystem::is_regular_file(font_path, ec)) {
+    std::fprintf(stderr, "%s: warning: --vis_font_path '%s' does not exist; using the default font\n", who.c_str(),
+                 font_path.c_str());
+    return checked_font_path("", who);
+  }
+  if (font_path.empty() && default_font_path().empty())
+    std::fprintf(stderr,
+                 "%s: warning: no CJK font found (install fonts-noto-cjk or pass --vis_font_path): the "
+                 "visualisation draws non-Latin text as '?'\n",
+                 who.c_str());
+  return font_path;
+}
 
 std::string default_font_path() {
   static const char* const kFonts[] = {
