@@ -29,6 +29,7 @@ TEST(DocumentRenderer, EveryFileAppearsWholeAtEndAndNotBefore) {
   src.file = "scan.png";
   RenderOptions o;
   o.textonly_pdf = true;
+  ASSERT_EQ(renderer_kinds().size(), 6u);
   for (const auto& kind : renderer_kinds()) {
     const std::string path = dir + "/doc" + kind.extension;
     {

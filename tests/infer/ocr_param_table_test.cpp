@@ -27,6 +27,7 @@ TEST(OcrParamTable, EveryFlagIsDeclaredWithTheTablesDefault) {
   FlagSet f("ocr");
   declare_ocr_flags(f);
   const OcrParams d = default_ocr_params();
+  ASSERT_GE(ocr_param_table().size(), 10u);
   for (const auto& spec : ocr_param_table()) EXPECT_EQ(f.get(spec.flag), spec.get(d)) << spec.flag;
   // Read back with no flags given, every entry keeps its default.
   f.parse({});
