@@ -201,15 +201,11 @@ def assemble(name, inp, stage_paths, state_dir, max_tries, unit_timeout):
     """The --output_format files of a split PDF, from its units' staged pages."""
     marker = os.path.join(state_dir, "started", "assemble-" + inp["key"])
 
+    # The staged pages stay: the client removes them once the manifest holds
+    # this result. Dask runs a finished task again when the worker holding
+    # its result dies before the client fetched it, and that run needs them.
     def work():
-        written = _reader(name).assemble(inp["file"], inp["out_dir"], inp["stem"], stage_paths)
-        for p in stage_paths:
-            _remove(p)
-        try:
-            os.rmdir(os.path.dirname(stage_paths[0]))
-        except OSError:
-            pass
-        return {"documents": written}
+        return {"documents": _reader(name).assemble(inp["file"], inp["out_dir"], inp["stem"], stage_paths)}
 
     return _tried(marker, f"the documents of {inp['file']!r}", max_tries, unit_timeout, work)
 

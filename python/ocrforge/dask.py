@@ -22,6 +22,7 @@ import collections
 import hashlib
 import json
 import os
+import shutil
 import sys
 import time
 from concurrent.futures import CancelledError
@@ -171,8 +172,11 @@ class _Run:
                     todo.append(u)
                 else:
                     self.resolved_before += 1
-            if self._ready_to_assemble(inp) and (self.manifest.inputs.get(inp.path) != "done" or self.retry_failed):
-                assemble.append(inp)
+            if self._ready_to_assemble(inp):
+                if self.manifest.inputs.get(inp.path) != "done":
+                    assemble.append(inp)
+                else:  # left by a client that stopped between recording and removing them
+                    self._remove_staged(inp)
         return todo, assemble
 
     def _ready_to_assemble(self, inp):
@@ -280,6 +284,12 @@ class _Run:
             rec["error"] = res["error"]
             self.failures.append({"input": inp.path, "error": "documents: " + res["error"]})
         self.manifest.record(rec)
+        if res["status"] == "done":  # recorded: a rerun no longer needs them
+            self._remove_staged(inp)
+
+    def _remove_staged(self, inp):
+        folder = os.path.join(self.state, "staged", _key(inp.path))
+        shutil.rmtree(folder, ignore_errors=True)
 
     @staticmethod
     def _pages_text(u):

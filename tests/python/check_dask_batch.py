@@ -139,6 +139,34 @@ def _assert_equal_to_cli(batch_dir, cli_dir):
     assert not differ, differ
 
 
+def _assert_assembly_runs_twice(cluster, root):
+    """Dask runs a finished task again when the worker holding its result dies
+    before the client fetched it: the documents of a split PDF, assembled a
+    second time from the same staged pages, are the same as `ocrforge ocr`'s."""
+    from ocrforge import _batch_worker, dask as odask  # noqa: PLC0415
+
+    state = os.path.join(root, "twice", ".ocrforge-batch")
+    out = os.path.join(root, "twice", "a")
+    os.makedirs(os.path.join(state, "started"))
+    pdf = os.path.join(root, "in", "a", "doc.pdf")
+    with distributed.Client(cluster.address, timeout=60) as client:
+        name, _ = odask._register(client, odask._flag_list(odask.ocr_flags(FLAGS)["flags"]))
+        stages = [os.path.join(state, "staged", f"{first:08d}.bin") for first in (0, 2, 4)]
+        units = [client.submit(_batch_worker.run_unit, name,
+                               {"id": f"u{first}", "key": f"u{first}", "file": pdf, "out_dir": out, "stem": "doc",
+                                "first": first, "count": min(2, 5 - first), "stage": stage}, state, 2, None,
+                               pure=False) for first, stage in zip((0, 2, 4), stages)]
+        assert [u.result()["status"] for u in units] == ["done"] * 3
+        spec = {"key": "doc", "file": pdf, "out_dir": out, "stem": "doc"}
+        for _ in range(2):
+            got = client.submit(_batch_worker.assemble, name, spec, stages, state, 2, None, pure=False).result()
+            assert got["status"] == "done", got
+            documents = sorted(f for f in _files(out) if f.startswith("doc.") and not f.endswith(".jpg"))
+            assert len(documents) == 6, documents  # txt, hocr, alto, tsv, json, pdf
+            differ = [f for f in documents if not _same(os.path.join(out, f), os.path.join(root, "cli", "a", f))]
+            assert not differ, differ
+
+
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory):
     """a/ and b/: 20 images each under the same names img_00.jpg ... (and a
@@ -196,6 +224,9 @@ def test_worker_killed_and_poison(inputs):
         units = [r["unit"] for r in _unit_records(out)]
         assert len(units) == len(set(units)) == 44
         assert os.listdir(os.path.join(out, ".ocrforge-batch", "started")) == []
+        assert not os.listdir(os.path.join(out, ".ocrforge-batch", "staged"))  # removed once recorded
+
+        _assert_assembly_runs_twice(cluster, root)
 
         # A rerun reads nothing: everything is recorded (the poison as failed).
         proc = _batch(cluster, ins, out)
