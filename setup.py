@@ -34,7 +34,7 @@ BUILD_BASE = os.path.join("build", "python-package")
 MODEL_FILES = {
     "PP-OCRv4": ["det/inference.onnx", "rec/inference.onnx", "cls/inference.onnx", "ppocr_keys_v1.txt",
                  "README.package.md"],
-    "en": ["rec/inference.onnx", "rec/inference.yml", "SHA256SUMS"],
+    "en": ["rec/inference.onnx", "rec/inference.yml", "words.txt", "words.COPYRIGHT", "SHA256SUMS"],
 }
 # Documentation beside the models, copied when present.
 OPTIONAL_MODEL_FILES = {"README.package.md", "SHA256SUMS"}

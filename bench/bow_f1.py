@@ -5,11 +5,12 @@ detection labels (the transcriptions of the ground-truth boxes).
     bow_f1.py GT_DET_LABELS ocrforge SYSTEM_RESULTS.txt
     bow_f1.py GT_DET_LABELS tesseract OUTPUT.txt LIST.txt   # pages split at \f
 
-Words: text split at white space, lower-cased, punctuation stripped at both
-ends; "###" / "*" ground-truth regions are left out. Per image, matched =
+Words: text split at white space, lower-cased (kept as they are with
+BOW_KEEP_CASE=1 in the environment), punctuation stripped at both ends; "###" / "*" ground-truth regions are left out. Per image, matched =
 size of the multiset intersection; printed: micro precision, recall, F1 over
 the images of the ground truth that the output covers.
 """
+import os
 import string
 import sys
 from collections import Counter
@@ -17,10 +18,14 @@ from collections import Counter
 from page_texts import IGNORED, label_regions, tesseract_pages
 
 
+KEEP_CASE = os.environ.get("BOW_KEEP_CASE") == "1"
+
+
 def words(text):
     out = []
     for w in text.split():
-        w = w.strip(string.punctuation).lower()
+        w = w.strip(string.punctuation)
+        w = w if KEEP_CASE else w.lower()
         if w:
             out.append(w)
     return out

@@ -6,7 +6,9 @@
 #      scene text is not forgotten; the held-out pages are never cropped for
 #      training (the last 50 receipts and the last 15 forms of the label files);
 #   2. fine-tune (`train`, configs/rec/en_PP-OCRv4_doc_rec_finetune.yml);
-#   3. export to ONNX (`export`), with inference.yml.
+#   3. export to ONNX (`export`), with inference.yml;
+#   4. the word list of dictionary-aware decoding (`words`: Debian's wamerican
+#      list as it is, and its copyright notice; ocrforge ocr --rec_lexicon).
 #
 # usage: scripts/make_model_en.sh [DATA_DIR] [WORK_DIR]
 #   DATA_DIR  the shared data folder (sroie_train/, funsd_train/, ic15_rec_train/);
@@ -15,10 +17,11 @@
 # environment:
 #   STEPS (600) training steps of BATCH (16) lines; THREADS (2) LibTorch threads;
 #   MIX ("45 30 15 10") percent of receipt, form, synthetic and scene lines a pass;
-#   STAGE (all)  data | train | export | all;  BUILD (build) the build folder;
+#   STAGE (all)  data | train | export | words | all;  BUILD (build) the build folder;
 #   OCRFORGE_TRAIN ($BUILD/ocrforge) the binary that runs train / export.
-# The export lands in WORK_DIR/inference; copying it to models/en/rec and
-# updating models/en/SHA256SUMS is a separate, deliberate step (docs/shipped-models.md).
+# The export lands in WORK_DIR/inference (the word list in WORK_DIR); copying them to
+# models/en/rec and models/en and updating models/en/SHA256SUMS is a separate,
+# deliberate step (docs/shipped-models.md).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -132,12 +135,21 @@ export_model() {
   sha256sum "$work/inference/inference.onnx" "$work/inference/inference.yml"
 }
 
+word_list() {
+  local list=/usr/share/dict/american-english notice=/usr/share/doc/wamerican/copyright
+  [ -f "$list" ] || die "$list is missing: apt-get install wamerican (scripts/bootstrap.sh installs it)"
+  cp "$list" "$work/words.txt"
+  cp "$notice" "$work/words.COPYRIGHT"
+  sha256sum "$work/words.txt"
+}
+
 start=$(date +%s)
 case $stage in
   data) make_data ;;
   train) train ;;
   export) export_model ;;
-  all) make_data; train; export_model ;;
-  *) die "STAGE must be data, train, export or all (got '$stage')" ;;
+  words) word_list ;;
+  all) make_data; train; export_model; word_list ;;
+  *) die "STAGE must be data, train, export, words or all (got '$stage')" ;;
 esac
 log "stage $stage done in $(( $(date +%s) - start )) s"

@@ -346,6 +346,7 @@ KEYWORDS = {
     "int8_calibration_dir": _flag("int8_calibration_dir", "path"),
     "shared_arena": _flag("shared_arena", "bool"),
     "max_image_pixels": _flag("max_image_pixels", "int"),
+    "rec_lexicon": _flag("rec_lexicon", "path"),
     # documents (PDF, multi-page TIFF): the `ocrforge ocr` flags of the same names
     "pdf_dpi": _flag("pdf_dpi", "float"),
     "pages": _flag("pages", "str"),

@@ -108,6 +108,9 @@ class PaddleOCR:
         models = _locations.lang_models(lang)
         if "rec_model_dir" in need and "rec_char_dict_path" in need and _brings_dict(models["rec_model_dir"]):
             need.remove("rec_char_dict_path")
+        # The set's word list goes with the set's own recognizer (as `ocrforge ocr --lang`).
+        if "rec_model_dir" in need and "rec_lexicon" not in given and models.get("rec_lexicon"):
+            need.append("rec_lexicon")
         return {flag: models[flag] for flag in need}
 
     def _pool(self, keyword_of=None, **overrides):

@@ -418,6 +418,7 @@ PYBIND11_MODULE(_ocrforge, m) {
         d["rec_model_dir"] = p.rec.model_dir;
         d["cls_model_dir"] = p.cls.model_dir;
         d["rec_char_dict_path"] = p.rec.char_dict_path;
+        d["rec_lexicon"] = p.rec.lexicon_path;  // "" when the set has no word list
         return d;
       },
       py::arg("lang"), py::arg("models_dir"),

@@ -1,6 +1,6 @@
 // `ocrforge ocr --lang`: an unknown language is a usage error listing the
 // model sets, a missing `en` model file is named, and `--lang en` reads with
-// the recognizer of models/en/rec.
+// the recognizer of models/en/rec and the word list of models/en/words.txt.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -69,4 +69,36 @@ TEST(OcrLangCli, EnReadsAReceiptWithItsSpaces) {
   const auto ch = test::ocr("--image_dir " + receipt + " --visualize false --draw_img_save_dir " + dir + "/ch", dir);
   ASSERT_EQ(ch.exit_code, 0) << ch.err;
   EXPECT_EQ(to_lower(ch.out).find("107 state street\t"), std::string::npos) << "the default model is not the en one:\n" << ch.out;
+}
+
+// `--lang en` decodes with its word list (models/en/words.txt): on the
+// receipt the recognizer alone reads "MONTPEIIER", which the list makes
+// "MONTPELIER". `--rec_lexicon none` gives the greedy reading back, with the
+// same lines; a word list that is not there is an error naming the flag.
+TEST(OcrLangCli, EnDecodesWithItsWordListUnlessToldNot) {
+  if (!fs::exists(test::source_dir() + "/models/en/words.txt")) GTEST_SKIP() << "models/en is absent";
+  const std::string dir = test::fresh_dir("lang_en_words");
+  const std::string receipt = test::data_dir() + "/samples/imgs_en_254.jpg";
+  const auto on = test::ocr("--lang en --image_dir " + receipt + " --visualize false --draw_img_save_dir " + dir + "/on", dir);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_NE(on.out.find("MONTPELIER VERMONT\t"), std::string::npos) << on.out;
+  const auto off = test::ocr("--lang en --rec_lexicon none --image_dir " + receipt +
+                                 " --visualize false --draw_img_save_dir " + dir + "/off", dir);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_EQ(off.out.find("MONTPELIER VERMONT\t"), std::string::npos) << off.out;
+  // Only words change: the same lines, each with as many words.
+  const auto lines = [](const std::string& out) {
+    std::vector<std::string> v;
+    for (const auto& l : split(out, '\n'))
+      if (l.find('\t') != std::string::npos) v.push_back(l.substr(0, l.find('\t')));
+    return v;
+  };
+  const auto a = lines(on.out), b = lines(off.out);
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_GT(a.size(), 10u);
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(split(a[i], ' ').size(), split(b[i], ' ').size()) << a[i] << " / " << b[i];
+  const auto missing = test::ocr("--lang en --rec_lexicon " + dir + "/absent.txt --image_dir " + receipt +
+                                     " --visualize false --draw_img_save_dir " + dir + "/missing", dir);
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("absent.txt' (--rec_lexicon)"), std::string::npos) << missing.err;
 }

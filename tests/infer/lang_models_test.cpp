@@ -33,6 +33,7 @@ std::string models_folder(const std::string& name, bool with_en) {
                      "Global: {model_type: rec}\n"
                      "PreProcess: {transform_ops: [{RecResizeImg: {image_shape: [3, 48, 320]}}]}\n"
                      "PostProcess: {name: CTCLabelDecode, character_dict: [x, y, z], use_space_char: true}\n");
+    test::write_text(dir + "/en/words.txt", "word\n");
   }
   return dir;
 }
@@ -61,6 +62,16 @@ TEST(LangModels, EnResolvesTheEnRecognizerWithItsDictionaryAndKeepsDetAndCls) {
   EXPECT_EQ(p.rec.characters, (std::vector<std::string>{"x", "y", "z"}));
   EXPECT_EQ(fs::path(p.det.model_dir), fs::path(dir) / "PP-OCRv4" / "det");
   EXPECT_EQ(fs::path(p.cls.model_dir), fs::path(dir) / "PP-OCRv4" / "cls");
+  EXPECT_EQ(fs::path(p.rec.lexicon_path), fs::path(dir) / "en" / "words.txt");
+  EXPECT_EQ(ocr_params_for_lang("ch", dir).rec.lexicon_path, "");  // no word list for Chinese
+}
+
+TEST(LangModels, MissingEnWordListIsNamed) {
+  const std::string dir = models_folder("lang_models_nowords", true);
+  fs::remove(dir + "/en/words.txt");
+  const std::string msg = error_of([&] { ocr_params_for_lang("en", dir); });
+  EXPECT_NE(msg.find("en/words.txt"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("make model-en"), std::string::npos) << msg;
 }
 
 TEST(LangModels, UnknownLanguageListsTheAvailableOnes) {

@@ -50,6 +50,10 @@ def test_each_lang_reads_text(lang):
     if lang == "en":
         assert ocr._params["rec_model"].endswith(os.path.join("models", "en", "rec"))
         assert "rec_char_dict_path" not in ocr._base  # its dictionary comes from models/en/rec/inference.yml
+        assert ocr._base["rec_lexicon"] == models["rec_lexicon"]  # its word list, as `ocrforge ocr --lang en`
+        assert models["rec_lexicon"].endswith(os.path.join("models", "en", "words.txt"))
+    else:
+        assert "rec_lexicon" not in ocr._base and models["rec_lexicon"] == ""
     page = ocr.ocr(SIGN)[0]
     assert page[0][1][0] == "EPPING"
 

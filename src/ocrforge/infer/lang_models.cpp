@@ -49,7 +49,9 @@ OcrParams ocr_params_for_lang(const std::string& lang, const std::string& models
                             "restore it with git, or remake it with `make model-en` (docs/shipped-models.md)";
     require_file(en / "inference.onnx", lang, how);
     require_file(en / "inference.yml", lang, how);
+    require_file(en.parent_path() / "words.txt", lang, how);
     p.rec.model_dir = en.string();
+    p.rec.lexicon_path = (en.parent_path() / "words.txt").string();
     apply_rec_export_folder(p.rec, /*dict_given=*/false, /*shape_given=*/false);
   }
   return p;

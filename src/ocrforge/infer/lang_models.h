@@ -1,8 +1,9 @@
 // Model sets by language, PaddleOCR's `lang` (`ocrforge ocr --lang en`).
 // "ch" (the default) is the shipped PP-OCRv4 set; "en" keeps its detector and
 // direction classifier and swaps in the English/Latin document recognizer
-// fine-tuned from it (models/en/rec, docs/shipped-models.md). The folders sit side by
-// side: <models>/PP-OCRv4 (default_model_root()) and <models>/en.
+// fine-tuned from it (models/en/rec, docs/shipped-models.md) with the word list
+// of dictionary-aware decoding (models/en/words.txt, RecParams::lexicon_path).
+// The folders sit side by side: <models>/PP-OCRv4 (default_model_root()) and <models>/en.
 #pragma once
 #include <string>
 #include <vector>

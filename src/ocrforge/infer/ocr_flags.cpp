@@ -70,6 +70,10 @@ void declare_ocr_flags(FlagSet& f) {
   f.add("rec_model_dir", d.rec.model_dir, "recognition model: .onnx file or folder with inference.onnx");
   f.add("cls_model_dir", d.cls.model_dir, "direction classifier model: .onnx file or folder");
   f.add("rec_char_dict_path", d.rec.char_dict_path, "recognition dictionary, one character per line");
+  f.add("rec_lexicon", "",
+        "word list, one word per line (e.g. /usr/share/dict/american-english): words it lacks are replaced by "
+        "listed words one edit away that the model found nearly as likely (docs/cli.md); none: off (default: "
+        "the --lang set's list with its own recognizer, models/en/words.txt for en; none for ch)");
   f.add_bool("use_gpu", d.runtime.use_gpu, "run on CUDA (needs an ONNX Runtime built with the CUDA provider)");
   f.add("gpu_id", std::to_string(d.runtime.gpu_id), "CUDA device index");
   // cpu_threads: the physical cores, not PaddleOCR's 10 spinning threads.
@@ -205,6 +209,12 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   rec.image_w = rs[2];
   rec.workers = thread_count_capped(f, "rec_workers", 0);
   rec.char_dict_path = f.get("rec_char_dict_path");
+  // The language's word list goes with the language's recognizer only: another
+  // model may read other words (or another script).
+  if (f.was_set("rec_lexicon"))
+    rec.lexicon_path = f.get("rec_lexicon") == "none" ? "" : f.get("rec_lexicon");
+  else if (lang != langs.front() && !f.was_set("rec_model_dir"))
+    rec.lexicon_path = ocr_params_for_lang(lang).rec.lexicon_path;
   // An `ocrforge export` folder brings its dictionary and input shape (explicit flags win).
   apply_rec_export_folder(rec, f.was_set("rec_char_dict_path"), f.was_set("rec_image_shape"));
   apply_rec_checkpoint(rec, f.was_set("rec_char_dict_path"), f.was_set("rec_image_shape"));

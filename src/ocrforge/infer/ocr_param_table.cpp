@@ -110,6 +110,10 @@ std::vector<OcrParamSpec> make_table() {
                            "padded to it (0: that width, PaddleOCR's rule; the default read more words on whole "
                            "pages and is faster, docs/benchmarks.md)",
                            [](OcrParams& p) { return &p.rec.min_width; }));
+  t.push_back(number_param("rec_lexicon_weight", "", "", Kind::Number, 0, 50, false,
+                           "with --rec_lexicon: log-probability (nats) a listed word is worth against what the "
+                           "model read; higher changes more words",
+                           [](OcrParams& p) { return &p.rec.lexicon_weight; }));
   t.push_back(number_param("use_space_char", "", "", Kind::Bool, 0, 1, false,
                            "the dictionary is followed by a space class",
                            [](OcrParams& p) { return &p.rec.use_space_char; }));

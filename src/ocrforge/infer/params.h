@@ -100,6 +100,12 @@ struct RecParams {
   int workers = 0;
   std::string char_dict_path;
   bool use_space_char = true;
+  // A word list (one word per line) for dictionary-aware decoding
+  // (vision/ctc_lexicon.h); empty: greedy CTC decoding only, as PaddleOCR.
+  std::string lexicon_path;
+  // Nats of log-probability a listed word is worth against the greedy reading
+  // (chosen on pages the en model trained on; docs/shipped-models.md).
+  float lexicon_weight = 5.f;
   // The dictionary's characters from an export folder's inference.yml
   // (export_folder.h); when set they are used instead of char_dict_path.
   std::vector<std::string> characters;

@@ -15,6 +15,7 @@
 #include "ocrforge/infer/image_reader.h"
 #include "ocrforge/infer/rec_batching.h"
 #include "ocrforge/vision/aspect_order.h"
+#include "ocrforge/vision/ctc_lexicon.h"
 #include "ocrforge/vision/rec_resize.h"
 
 namespace ocrforge {
@@ -94,6 +95,11 @@ TextRecognizer::TextRecognizer(const RecParams& params, const RuntimeParams& run
                 std::to_string(charset_.num_classes() - 1 - (params.use_space_char ? 1 : 0)) + " lines" +
                 (params.use_space_char ? " + space" : "") +
                 "); pass the model's own dictionary with --rec_char_dict_path, or check --use_space_char");
+  if (!params.lexicon_path.empty()) {
+    if (!(params.lexicon_weight >= 0))
+      throw UsageError("--rec_lexicon_weight must be >= 0, got " + std::to_string(params.lexicon_weight));
+    lexicon_ = std::make_unique<const Lexicon>(Lexicon::load(params.lexicon_path, "--rec_lexicon"));
+  }
 }
 
 std::vector<RecText> TextRecognizer::recognize(const std::vector<cv::Mat>& crops) {
@@ -178,6 +184,11 @@ void TextRecognizer::run_batch(const std::vector<cv::Mat>& crops, const RecBatch
     const float* probs = out.data + i * static_cast<size_t>(steps) * classes;
     RecText& r = results[batch.items[i]];
     r = ctc_greedy_decode(probs, steps, classes, charset_);
+    if (lexicon_) {
+      LexiconDecodeOptions o;
+      o.weight = params_.lexicon_weight;
+      stats.corrections += lexicon_correct(probs, steps, classes, charset_, *lexicon_, o, r);
+    }
     r.content_ratio = valid[i];
   }
   stats.postprocess_ms += sw.elapsed_ms();

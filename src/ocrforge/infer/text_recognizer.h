@@ -13,6 +13,7 @@
 #include "ocrforge/infer/params.h"
 #include "ocrforge/infer/stage_stats.h"
 #include "ocrforge/vision/ctc_decode.h"
+#include "ocrforge/vision/lexicon.h"
 
 namespace ocrforge {
 
@@ -58,6 +59,7 @@ class TextRecognizer {
   int workers_ = 1, threads_per_worker_ = 1;
   std::unique_ptr<Network> model_;
   Charset charset_;
+  std::unique_ptr<const Lexicon> lexicon_;  // RecParams::lexicon_path; null: greedy decoding only
   std::vector<std::string> notes_;
   mutable std::mutex stats_mutex_;
   StageStats stats_;

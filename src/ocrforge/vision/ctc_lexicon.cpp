@@ -1,0 +1,251 @@
+#include "ocrforge/vision/ctc_lexicon.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace ocrforge {
+
+namespace {
+
+constexpr double kNone = -std::numeric_limits<double>::infinity();
+
+double log_of(float p) { return std::log(std::max(static_cast<double>(p), 1e-30)); }
+
+double log_add(double a, double b) {
+  if (a == kNone) return b;
+  if (b == kNone) return a;
+  const double m = std::max(a, b);
+  return m + std::log1p(std::exp(-std::fabs(a - b)));
+}
+
+// The labels with blanks around and between them, as CTC's lattice has them.
+std::vector<int> with_blanks(const std::vector<int>& labels) {
+  std::vector<int> ext(2 * labels.size() + 1, 0);
+  for (size_t k = 0; k < labels.size(); ++k) ext[2 * k + 1] = labels[k];
+  return ext;
+}
+
+// Whether the lattice may skip the blank before state s (different labels on its sides).
+bool may_skip(const std::vector<int>& ext, size_t s) { return s >= 2 && ext[s] != 0 && ext[s] != ext[s - 2]; }
+
+// The most likely alignment of `labels` to steps t0..t1: for each label the
+// steps it holds (first, last), or nothing when none fits.
+std::vector<CtcSymbol> align(const float* probs, int classes, int t0, int t1, const std::vector<int>& labels) {
+  const std::vector<int> ext = with_blanks(labels);
+  const size_t states = ext.size();
+  const int n = t1 - t0 + 1;
+  std::vector<double> score(states * static_cast<size_t>(n), kNone);
+  std::vector<int> from(states * static_cast<size_t>(n), -1);
+  auto lp = [&](int t, size_t s) { return log_of(probs[static_cast<size_t>(t) * classes + ext[s]]); };
+  score[0] = lp(t0, 0);
+  if (states > 1) score[1] = lp(t0, 1);
+  for (int i = 1; i < n; ++i)
+    for (size_t s = 0; s < states; ++s) {
+      const double* prev = &score[(i - 1) * states];
+      int best = static_cast<int>(s);
+      if (s >= 1 && prev[s - 1] > prev[best]) best = static_cast<int>(s - 1);
+      if (may_skip(ext, s) && prev[s - 2] > prev[best]) best = static_cast<int>(s - 2);
+      if (prev[best] == kNone) continue;
+      score[i * states + s] = prev[best] + lp(t0 + i, s);
+      from[i * states + s] = best;
+    }
+  const double* last = &score[(n - 1) * states];
+  int s = static_cast<int>(states) - 1;
+  if (states > 1 && last[states - 2] > last[s]) s = static_cast<int>(states) - 2;
+  if (last[s] == kNone) return {};
+  std::vector<CtcSymbol> out(labels.size());
+  for (auto& sym : out) sym.first_step = -1;
+  for (int i = n - 1; i >= 0; --i) {
+    if (s % 2 == 1) {
+      CtcSymbol& sym = out[static_cast<size_t>(s / 2)];
+      if (sym.first_step < 0) sym.last_step = t0 + i;
+      sym.first_step = t0 + i;
+    }
+    if (i > 0) s = from[i * states + static_cast<size_t>(s)];
+  }
+  for (size_t k = 0; k < out.size(); ++k)
+    out[k].prob = probs[static_cast<size_t>(out[k].first_step) * classes + labels[k]];
+  return out;
+}
+
+bool is_digit(const std::string& ch) { return ch.size() == 1 && ch[0] >= '0' && ch[0] <= '9'; }
+
+// ASCII letters and the Latin letters of U+00C0..U+024F (accented Latin), the
+// characters a word of the list is made of.
+bool is_letter(const std::string& ch) {
+  if (ch.size() == 1) return (ch[0] >= 'a' && ch[0] <= 'z') || (ch[0] >= 'A' && ch[0] <= 'Z');
+  if (ch.size() != 2) return false;
+  const int cp = ((static_cast<unsigned char>(ch[0]) & 0x1F) << 6) | (static_cast<unsigned char>(ch[1]) & 0x3F);
+  return cp >= 0xC0 && cp <= 0x24F && cp != 0xD7 && cp != 0xF7;
+}
+
+// The digit a letter is mistaken for in a number; 0 when it is not one.
+char digit_look_alike(const std::string& ch) {
+  if (ch.size() != 1) return 0;
+  switch (ch[0]) {
+    case 'l': case 'I': return '1';
+    case 'O': case 'o': return '0';
+    case 'S': return '5';
+    case 'B': return '8';
+    case 'Z': return '2';
+    default: return 0;
+  }
+}
+
+std::string capitalised(const std::string& w) {
+  std::string s = w;
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
+std::string in_capitals(const std::string& w) {
+  std::string s = w;
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return s;
+}
+
+// A word's class labels; empty when the dictionary lacks one of its characters.
+std::vector<int> labels_of(const std::string& word, const Charset& charset) {
+  std::vector<int> labels;
+  for (size_t i = 0; i < word.size();) {
+    size_t len = 1;
+    while (i + len < word.size() && (static_cast<unsigned char>(word[i + len]) & 0xC0) == 0x80) ++len;
+    const int idx = charset.index_of(word.substr(i, len));
+    if (idx < 0) return {};
+    labels.push_back(idx);
+    i += len;
+  }
+  return labels;
+}
+
+struct Replacement {
+  size_t first, last;  // symbols replaced (inclusive)
+  std::string text;
+  std::vector<CtcSymbol> symbols;
+};
+
+}  // namespace
+
+double ctc_log_likelihood(const float* probs, int classes, int t0, int t1, const std::vector<int>& labels) {
+  const std::vector<int> ext = with_blanks(labels);
+  const size_t states = ext.size();
+  std::vector<double> a(states, kNone), next(states);
+  auto lp = [&](int t, size_t s) { return log_of(probs[static_cast<size_t>(t) * classes + ext[s]]); };
+  a[0] = lp(t0, 0);
+  if (states > 1) a[1] = lp(t0, 1);
+  for (int t = t0 + 1; t <= t1; ++t) {
+    for (size_t s = 0; s < states; ++s) {
+      double v = a[s];
+      if (s >= 1) v = log_add(v, a[s - 1]);
+      if (may_skip(ext, s)) v = log_add(v, a[s - 2]);
+      next[s] = v == kNone ? kNone : v + lp(t, s);
+    }
+    a.swap(next);
+  }
+  return states > 1 ? log_add(a[states - 1], a[states - 2]) : a[0];
+}
+
+int lexicon_correct(const float* probs, int steps, int classes, const Charset& charset, const Lexicon& lexicon,
+                    const LexiconDecodeOptions& options, RecText& r) {
+  const size_t n = r.symbols.size();
+  std::vector<std::string> chars(n);
+  for (size_t i = 0; i < n; ++i) chars[i] = r.text.substr(r.symbols[i].offset, r.symbols[i].length);
+  std::vector<Replacement> changes;
+  for (size_t a = 0; a < n;) {
+    if (!is_letter(chars[a]) && !is_digit(chars[a])) {
+      ++a;
+      continue;
+    }
+    size_t b = a;  // the run of letters and digits a..b
+    int letters = 0, digits = 0;
+    for (; b < n && (is_letter(chars[b]) || is_digit(chars[b])); ++b) (is_digit(chars[b]) ? digits : letters) += 1;
+    const size_t first = a, last = b - 1;
+    a = b;
+    std::string word;
+    for (size_t i = first; i <= last; ++i) word += chars[i];
+    std::vector<std::string> candidates;
+    if (digits == 0) {
+      const bool capitals = word == in_capitals(word);
+      if (letters < options.min_letters || (capitals && letters < options.min_capitals) || lexicon.accepts(word))
+        continue;
+      const bool lower = word == fold_case(word);
+      for (const std::string& e : lexicon.near(word))
+        for (const std::string& v : {e, capitalised(e), in_capitals(e)})
+          if (v != word && static_cast<int>(v.size()) >= options.min_letters && !(lower && fold_case(v) == word) &&
+              std::find(candidates.begin(), candidates.end(), v) == candidates.end() && lexicon.accepts(v))
+            candidates.push_back(v);
+    } else {
+      if (letters == 0 || letters >= digits) continue;
+      std::string number;  // every letter read as the digit it looks like, or none
+      for (size_t i = first; i <= last; ++i) {
+        const char d = is_digit(chars[i]) ? chars[i][0] : digit_look_alike(chars[i]);
+        if (d == 0) break;
+        number += d;
+      }
+      if (number.size() == last - first + 1) candidates.push_back(number);
+    }
+    if (candidates.empty()) continue;
+    // The steps between the word's neighbours: its own, and the blanks around it.
+    const int t0 = first > 0 ? r.symbols[first - 1].last_step + 1 : 0;
+    const int t1 = last + 1 < n ? r.symbols[last + 1].first_step - 1 : steps - 1;
+    std::vector<int> read;
+    for (size_t i = first; i <= last; ++i) read.push_back(charset.index_of(chars[i]));
+    const double keep = ctc_log_likelihood(probs, classes, t0, t1, read);
+    double best = keep;
+    std::string chosen;
+    std::vector<int> chosen_labels;
+    for (const std::string& c : candidates) {
+      const std::vector<int> labels = labels_of(c, charset);
+      if (labels.empty()) continue;
+      const double v = ctc_log_likelihood(probs, classes, t0, t1, labels) + options.weight;
+      if (v > best) {
+        best = v;
+        chosen = c;
+        chosen_labels = labels;
+      }
+    }
+    if (chosen.empty()) continue;
+    std::vector<CtcSymbol> symbols = align(probs, classes, t0, t1, chosen_labels);
+    if (symbols.empty()) continue;
+    changes.push_back({first, last, chosen, std::move(symbols)});
+  }
+  if (changes.empty()) return 0;
+
+  // Rebuild the text and symbols with the replacements spliced in.
+  RecText out;
+  out.steps = r.steps;
+  out.content_ratio = r.content_ratio;
+  size_t next_change = 0;
+  auto add = [&out](CtcSymbol s, const std::string& ch) {
+    s.offset = static_cast<int>(out.text.size());
+    s.length = static_cast<int>(ch.size());
+    out.text += ch;
+    out.symbols.push_back(s);
+  };
+  for (size_t i = 0; i < n;) {
+    if (next_change < changes.size() && changes[next_change].first == i) {
+      const Replacement& c = changes[next_change++];
+      const std::vector<int> starts = [&] {
+        std::vector<int> at;
+        for (size_t k = 0; k < c.text.size(); ++k)
+          if ((static_cast<unsigned char>(c.text[k]) & 0xC0) != 0x80) at.push_back(static_cast<int>(k));
+        at.push_back(static_cast<int>(c.text.size()));
+        return at;
+      }();
+      for (size_t k = 0; k < c.symbols.size(); ++k)
+        add(c.symbols[k], c.text.substr(static_cast<size_t>(starts[k]), static_cast<size_t>(starts[k + 1] - starts[k])));
+      i = c.last + 1;
+    } else {
+      add(r.symbols[i], chars[i]);
+      ++i;
+    }
+  }
+  out.score = r.score;  // the model's confidence in what it read: drop_score keeps or drops the same lines
+  r = std::move(out);
+  return static_cast<int>(changes.size());
+}
+
+}  // namespace ocrforge

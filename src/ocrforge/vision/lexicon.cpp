@@ -1,0 +1,145 @@
+#include "ocrforge/vision/lexicon.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "ocrforge/core/error.h"
+
+namespace ocrforge {
+
+namespace {
+
+// Byte offsets of the UTF-8 characters of `s`, plus s.size(): edits work on
+// characters, so "café" -> "cafe" is one substitution.
+std::vector<size_t> char_starts(const std::string& s) {
+  std::vector<size_t> at;
+  for (size_t i = 0; i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) at.push_back(i);
+  at.push_back(s.size());
+  return at;
+}
+
+uint64_t hash_of(const std::string& s) {  // FNV-1a: stable across runs and platforms
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// `s` and every string made by deleting one of its characters.
+std::vector<std::string> with_deletions(const std::string& s) {
+  std::vector<std::string> out{s};
+  const auto at = char_starts(s);
+  for (size_t i = 0; i + 1 < at.size(); ++i) out.push_back(s.substr(0, at[i]) + s.substr(at[i + 1]));
+  return out;
+}
+
+std::vector<std::string> chars_of(const std::string& s) {
+  const auto at = char_starts(s);
+  std::vector<std::string> out;
+  for (size_t i = 0; i + 1 < at.size(); ++i) out.push_back(s.substr(at[i], at[i + 1] - at[i]));
+  return out;
+}
+
+// True when a and b differ by at most one insert, delete, substitution or
+// swap of neighbours (restricted Damerau-Levenshtein distance <= 1).
+bool within_one_edit(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  const size_t n = a.size(), m = b.size();
+  if (n > m + 1 || m > n + 1) return false;
+  size_t i = 0;
+  while (i < std::min(n, m) && a[i] == b[i]) ++i;
+  if (i == n && i == m) return true;
+  auto same_tail = [&](size_t ia, size_t ib) {
+    return std::equal(a.begin() + static_cast<long>(ia), a.end(), b.begin() + static_cast<long>(ib), b.end());
+  };
+  if (n == m)
+    return same_tail(i + 1, i + 1) ||
+           (i + 1 < n && a[i] == b[i + 1] && a[i + 1] == b[i] && same_tail(i + 2, i + 2));
+  return n > m ? same_tail(i + 1, i) : same_tail(i, i + 1);
+}
+
+bool is_lower_ascii(const std::string& s) {
+  return std::none_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
+std::string upper_ascii(std::string s) {
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return s;
+}
+
+}  // namespace
+
+std::string fold_case(const std::string& word) {
+  std::string s = word;
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+Lexicon Lexicon::from_words(const std::vector<std::string>& words, std::string source) {
+  Lexicon lx;
+  lx.source_ = std::move(source);
+  for (const std::string& w : words) {
+    if (w.empty() || w.find_first_of(" \t") != std::string::npos) continue;
+    if (w.size() > 2 && w.compare(w.size() - 2, 2, "'s") == 0) continue;
+    lx.forms_.push_back(w);
+    lx.folded_.push_back(fold_case(w));
+  }
+  for (uint32_t id = 0; id < lx.folded_.size(); ++id)
+    for (const std::string& key : with_deletions(lx.folded_[id])) lx.index_.emplace_back(hash_of(key), id);
+  std::sort(lx.index_.begin(), lx.index_.end());
+  lx.index_.erase(std::unique(lx.index_.begin(), lx.index_.end()), lx.index_.end());
+  return lx;
+}
+
+Lexicon Lexicon::load(const std::string& path, const std::string& setting) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error("cannot read the word list '" + path + "' (" + setting +
+                "): give a file of one word per line (Debian's wamerican package installs "
+                "/usr/share/dict/american-english)");
+  std::vector<std::string> words;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    words.push_back(line);
+  }
+  Lexicon lx = from_words(words, path);
+  if (lx.size() == 0) throw Error("the word list '" + path + "' (" + setting + ") holds no word");
+  return lx;
+}
+
+bool Lexicon::accepts(const std::string& word) const {
+  const std::string folded = fold_case(word);
+  const uint64_t h = hash_of(folded);
+  auto it = std::lower_bound(index_.begin(), index_.end(), std::make_pair(h, uint32_t{0}));
+  for (; it != index_.end() && it->first == h; ++it) {
+    const std::string& form = forms_[it->second];
+    if (folded_[it->second] != folded) continue;
+    if (word == form) return true;
+    // A lower-case entry capitalised or in capitals; a capitalised one
+    // ("Germany") in capitals.
+    if (word == upper_ascii(form)) return true;
+    if (is_lower_ascii(form) && word.size() == form.size() && word.substr(1) == form.substr(1)) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> Lexicon::near(const std::string& word) const {
+  const std::string folded = fold_case(word);
+  const auto query = chars_of(folded);
+  std::vector<uint32_t> ids;
+  for (const std::string& key : with_deletions(folded)) {
+    const uint64_t h = hash_of(key);
+    for (auto it = std::lower_bound(index_.begin(), index_.end(), std::make_pair(h, uint32_t{0}));
+         it != index_.end() && it->first == h; ++it)
+      ids.push_back(it->second);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<std::string> out;
+  for (uint32_t id : ids)
+    if (within_one_edit(query, chars_of(folded_[id]))) out.push_back(forms_[id]);
+  return out;
+}
+
+}  // namespace ocrforge

@@ -1,0 +1,48 @@
+// A word list for dictionary-aware recognition (ctc_lexicon.h): one word per
+// line, as Debian's word lists are (/usr/share/dict/american-english from
+// `wamerican`, `wbritish`, ... or any list a user writes). Lookups ignore
+// the case of ASCII letters; a word's own spelling ("Germany", "iPhone") is
+// kept, so corrections can restore it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ocrforge {
+
+class Lexicon {
+ public:
+  // Reads `path`; throws Error naming the file and `setting` (the flag it
+  // came from) when it is missing or holds no word. Lines with a space or
+  // a tab are skipped (a list of words, not phrases), as are possessives
+  // ("word's": Debian's lists carry one per noun, and the recogniser reads
+  // the apostrophe as its own character anyway).
+  static Lexicon load(const std::string& path, const std::string& setting = "--rec_lexicon");
+  static Lexicon from_words(const std::vector<std::string>& words, std::string source = "");
+
+  size_t size() const { return forms_.size(); }
+  const std::string& source() const { return source_; }
+
+  // True when `word` is written as the list has it: its own spelling, or a
+  // lower-case entry capitalised ("The") or in capitals ("THE").
+  bool accepts(const std::string& word) const;
+
+  // The entries whose case-folded spelling is at most one edit (insert,
+  // delete, substitute, or swap of two neighbours) from `word`'s, the word
+  // itself included when it differs only in case. Each entry once, in list
+  // order; an entry listed in two spellings ("polish", "Polish") gives both.
+  std::vector<std::string> near(const std::string& word) const;
+
+ private:
+  std::string source_;
+  std::vector<std::string> forms_;   // as listed
+  std::vector<std::string> folded_;  // ASCII-lower-cased, same order
+  // (hash of a folded entry or of one of its single-character deletions,
+  // entry index), sorted: the symmetric-deletion index of one edit.
+  std::vector<std::pair<uint64_t, uint32_t>> index_;
+};
+
+// ASCII letters lower-cased, every other byte kept.
+std::string fold_case(const std::string& word);
+
+}  // namespace ocrforge
