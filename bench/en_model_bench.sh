@@ -15,8 +15,10 @@
 # THREADS processes, each over one consecutive part of the list (Debian's
 # Tesseract uses one core per process). Accuracy is scored on the first
 # round's outputs: bench/bow_f1.py (bag of words) and bench/line_match.py (line
-# exact match). Extra ocrforge flags for both languages: OCR_FLAGS. SETS (default
-# "funsd sroie"): the page sets to run; ENGINES (default "ch en tess3 tess11").
+# exact match). Extra ocrforge flags for both languages: OCR_FLAGS; engine enB is
+# --lang en with OCR_FLAGS_B instead (e.g. OCR_FLAGS_B="--rec_lexicon none").
+# SETS (default "funsd sroie"): the page sets to run; ENGINES (default "ch en
+# tess3 tess11"). The case-sensitive bag-of-words F1 is printed too.
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DATA=${1:-$REPO/../shared/data}
@@ -49,6 +51,10 @@ run() {  # engine set out_prefix
     ch|en)
       "$BUILD/ocrforge" ocr --lang "$e" --image_dir "$TMP/$set/imgs" --cpu_threads "$THREADS" --visualize false \
         --draw_img_save_dir "$out.d" ${OCR_FLAGS:-} > /dev/null 2> "$out.log" ;;
+    enB)
+      # shellcheck disable=SC2086
+      "$BUILD/ocrforge" ocr --lang en --image_dir "$TMP/$set/imgs" --cpu_threads "$THREADS" --visualize false \
+        --draw_img_save_dir "$out.d" ${OCR_FLAGS_B:-} > /dev/null 2> "$out.log" ;;
     tess3|tess11)
       local psm=${e#tess} n pids=() i
       n=$(wc -l < "$list")
@@ -70,8 +76,8 @@ PY
 score() {  # engine set out_prefix
   local e=$1 set=$2 out=$3
   case $e in
-    ch|en) echo "$(python3 "$REPO/bench/bow_f1.py" "$TMP/$set/gt.txt" ocrforge "$out.d/system_results.txt") $(python3 "$REPO/bench/line_match.py" "$TMP/$set/gt.txt" ocrforge "$out.d/system_results.txt")" ;;
-    *) echo "$(python3 "$REPO/bench/bow_f1.py" "$TMP/$set/gt.txt" tesseract "$out.txt" "$TMP/$set/list") $(python3 "$REPO/bench/line_match.py" "$TMP/$set/gt.txt" tesseract "$out.txt" "$TMP/$set/list")" ;;
+    ch|en|enB) echo "$(python3 "$REPO/bench/bow_f1.py" "$TMP/$set/gt.txt" ocrforge "$out.d/system_results.txt") case-sensitive $(BOW_KEEP_CASE=1 python3 "$REPO/bench/bow_f1.py" "$TMP/$set/gt.txt" ocrforge "$out.d/system_results.txt" | grep -o 'f1=.*') $(python3 "$REPO/bench/line_match.py" "$TMP/$set/gt.txt" ocrforge "$out.d/system_results.txt")" ;;
+    *) echo "$(python3 "$REPO/bench/bow_f1.py" "$TMP/$set/gt.txt" tesseract "$out.txt" "$TMP/$set/list") case-sensitive $(BOW_KEEP_CASE=1 python3 "$REPO/bench/bow_f1.py" "$TMP/$set/gt.txt" tesseract "$out.txt" "$TMP/$set/list" | grep -o 'f1=.*') $(python3 "$REPO/bench/line_match.py" "$TMP/$set/gt.txt" tesseract "$out.txt" "$TMP/$set/list")" ;;
   esac
 }
 

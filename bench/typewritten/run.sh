@@ -55,12 +55,14 @@ run() {  # engine out_prefix
   esac
 }
 
-score() {  # engine out_prefix: bag-of-words F1 (case-blind) and line exact match (case counts)
+score() {  # engine out_prefix: bag-of-words F1 (case-blind, then case-sensitive) and line exact match
   local s
-  for s in bow_f1 line_match; do
+  for s in bow_f1 bow_f1_case line_match; do
+    local keep=0 py=$s
+    [ "$s" = bow_f1_case ] && keep=1 py=bow_f1 && echo -n "case-sensitive "
     case $1 in
-      en|enB) "$PY" "$REPO/bench/$s.py" "$GT" ocrforge "$2.d/system_results.txt" ;;
-      *) "$PY" "$REPO/bench/$s.py" "$GT" tesseract "$2.txt" "$OUT/list" ;;
+      en|enB) BOW_KEEP_CASE=$keep "$PY" "$REPO/bench/$py.py" "$GT" ocrforge "$2.d/system_results.txt" ;;
+      *) BOW_KEEP_CASE=$keep "$PY" "$REPO/bench/$py.py" "$GT" tesseract "$2.txt" "$OUT/list" ;;
     esac
   done | paste -sd' '
 }

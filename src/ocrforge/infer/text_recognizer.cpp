@@ -27,6 +27,14 @@ static Charset load_charset(const RecParams& p) {
   return Charset::load(p.char_dict_path, p.use_space_char);
 }
 
+// RecParams::lexicon_path read on its own thread (no future when there is none).
+static std::future<Lexicon> start_lexicon(const RecParams& p) {
+  if (p.lexicon_path.empty()) return {};
+  if (!(p.lexicon_weight >= 0))
+    throw UsageError("--rec_lexicon_weight must be >= 0, got " + std::to_string(p.lexicon_weight));
+  return std::async(std::launch::async, [path = p.lexicon_path] { return Lexicon::load(path, "--rec_lexicon"); });
+}
+
 // workers = RecParams::workers (0: one per cpu_thread); each gets an equal
 // share of the intra-op threads, at least one.
 static int rec_workers(const RecParams& p, const RuntimeParams& runtime) {
@@ -58,6 +66,7 @@ TextRecognizer::TextRecognizer(const RecParams& params, const RuntimeParams& run
     : params_(params),
       workers_(rec_workers(params, runtime)),
       threads_per_worker_(per_worker(runtime, workers_).cpu_threads),
+      lexicon_loading_(start_lexicon(params)),
       model_(open_network(params.model_dir, per_worker(runtime, workers_), "rec", "--rec_model_dir",
                                         rec_calibration)),
       charset_(load_charset(params)) {
@@ -95,11 +104,7 @@ TextRecognizer::TextRecognizer(const RecParams& params, const RuntimeParams& run
                 std::to_string(charset_.num_classes() - 1 - (params.use_space_char ? 1 : 0)) + " lines" +
                 (params.use_space_char ? " + space" : "") +
                 "); pass the model's own dictionary with --rec_char_dict_path, or check --use_space_char");
-  if (!params.lexicon_path.empty()) {
-    if (!(params.lexicon_weight >= 0))
-      throw UsageError("--rec_lexicon_weight must be >= 0, got " + std::to_string(params.lexicon_weight));
-    lexicon_ = std::make_unique<const Lexicon>(Lexicon::load(params.lexicon_path, "--rec_lexicon"));
-  }
+  if (lexicon_loading_.valid()) lexicon_ = std::make_unique<const Lexicon>(lexicon_loading_.get());
 }
 
 std::vector<RecText> TextRecognizer::recognize(const std::vector<cv::Mat>& crops) {

@@ -1,5 +1,6 @@
 // Text recognition (PaddleOCR's predict_rec): CTC model on ONNX Runtime.
 #pragma once
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,6 +58,9 @@ class TextRecognizer {
   RecParams params_;
   int fixed_width_ = 0;  // the model's static input width; 0: dynamic
   int workers_ = 1, threads_per_worker_ = 1;
+  // The word list, read on a thread of its own while the model loads (before
+  // model_ on purpose: members start in this order); taken into lexicon_.
+  std::future<Lexicon> lexicon_loading_;
   std::unique_ptr<Network> model_;
   Charset charset_;
   std::unique_ptr<const Lexicon> lexicon_;  // RecParams::lexicon_path; null: greedy decoding only

@@ -19,17 +19,23 @@ std::vector<size_t> char_starts(const std::string& s) {
   return at;
 }
 
-uint64_t hash_of(const std::string& s) {  // FNV-1a: stable across runs and platforms
+constexpr uint64_t kIdBits = 24;
+constexpr uint64_t kIdMask = (uint64_t{1} << kIdBits) - 1;
+
+// FNV-1a of s's bytes outside [skip_from, skip_to): stable across runs and
+// platforms, and a deletion's hash needs no copy of the string.
+uint64_t hash_without(const std::string& s, size_t skip_from, size_t skip_to) {
   uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (i < skip_from || i >= skip_to) h = (h ^ static_cast<unsigned char>(s[i])) * 1099511628211ull;
+  return h & ~kIdMask;
 }
 
-// `s` and every string made by deleting one of its characters.
-std::vector<std::string> with_deletions(const std::string& s) {
-  std::vector<std::string> out{s};
+// The hashes of `s` and of every string made by deleting one of its characters.
+std::vector<uint64_t> hashes_with_deletions(const std::string& s) {
+  std::vector<uint64_t> out{hash_without(s, 0, 0)};
   const auto at = char_starts(s);
-  for (size_t i = 0; i + 1 < at.size(); ++i) out.push_back(s.substr(0, at[i]) + s.substr(at[i + 1]));
+  for (size_t i = 0; i + 1 < at.size(); ++i) out.push_back(hash_without(s, at[i], at[i + 1]));
   return out;
 }
 
@@ -85,8 +91,11 @@ Lexicon Lexicon::from_words(const std::vector<std::string>& words, std::string s
     lx.forms_.push_back(w);
     lx.folded_.push_back(fold_case(w));
   }
-  for (uint32_t id = 0; id < lx.folded_.size(); ++id)
-    for (const std::string& key : with_deletions(lx.folded_[id])) lx.index_.emplace_back(hash_of(key), id);
+  if (lx.folded_.size() > kIdMask)
+    throw Error("the word list " + (lx.source_.empty() ? std::string() : "'" + lx.source_ + "' ") + "has " +
+                std::to_string(lx.folded_.size()) + " words; at most " + std::to_string(kIdMask) + " are supported");
+  for (uint64_t id = 0; id < lx.folded_.size(); ++id)
+    for (uint64_t h : hashes_with_deletions(lx.folded_[id])) lx.index_.push_back(h | id);
   std::sort(lx.index_.begin(), lx.index_.end());
   lx.index_.erase(std::unique(lx.index_.begin(), lx.index_.end()), lx.index_.end());
   return lx;
@@ -108,32 +117,32 @@ Lexicon Lexicon::load(const std::string& path, const std::string& setting) {
   return lx;
 }
 
+template <class F>
+void Lexicon::for_each_entry(uint64_t key_hash, F&& f) const {
+  for (auto it = std::lower_bound(index_.begin(), index_.end(), key_hash);
+       it != index_.end() && (*it & ~kIdMask) == key_hash; ++it)
+    f(static_cast<uint32_t>(*it & kIdMask));
+}
+
 bool Lexicon::accepts(const std::string& word) const {
   const std::string folded = fold_case(word);
-  const uint64_t h = hash_of(folded);
-  auto it = std::lower_bound(index_.begin(), index_.end(), std::make_pair(h, uint32_t{0}));
-  for (; it != index_.end() && it->first == h; ++it) {
-    const std::string& form = forms_[it->second];
-    if (folded_[it->second] != folded) continue;
-    if (word == form) return true;
-    // A lower-case entry capitalised or in capitals; a capitalised one
-    // ("Germany") in capitals.
-    if (word == upper_ascii(form)) return true;
-    if (is_lower_ascii(form) && word.size() == form.size() && word.substr(1) == form.substr(1)) return true;
-  }
-  return false;
+  bool found = false;
+  for_each_entry(hash_without(folded, 0, 0), [&](uint32_t id) {
+    const std::string& form = forms_[id];
+    if (found || folded_[id] != folded) return;
+    // As listed; a lower-case entry capitalised or in capitals; a
+    // capitalised one ("Germany") in capitals.
+    found = word == form || word == upper_ascii(form) ||
+            (is_lower_ascii(form) && word.size() == form.size() && word.substr(1) == form.substr(1));
+  });
+  return found;
 }
 
 std::vector<std::string> Lexicon::near(const std::string& word) const {
   const std::string folded = fold_case(word);
   const auto query = chars_of(folded);
   std::vector<uint32_t> ids;
-  for (const std::string& key : with_deletions(folded)) {
-    const uint64_t h = hash_of(key);
-    for (auto it = std::lower_bound(index_.begin(), index_.end(), std::make_pair(h, uint32_t{0}));
-         it != index_.end() && it->first == h; ++it)
-      ids.push_back(it->second);
-  }
+  for (uint64_t h : hashes_with_deletions(folded)) for_each_entry(h, [&](uint32_t id) { ids.push_back(id); });
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   std::vector<std::string> out;

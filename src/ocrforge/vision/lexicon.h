@@ -37,9 +37,14 @@ class Lexicon {
   std::string source_;
   std::vector<std::string> forms_;   // as listed
   std::vector<std::string> folded_;  // ASCII-lower-cased, same order
-  // (hash of a folded entry or of one of its single-character deletions,
-  // entry index), sorted: the symmetric-deletion index of one edit.
-  std::vector<std::pair<uint64_t, uint32_t>> index_;
+  // The symmetric-deletion index of one edit, sorted: for a folded entry and
+  // each of its single-character deletions, the top 40 bits of its hash with
+  // the entry's index in the low 24 (one word, so the sort is quick; a
+  // hash collision only adds a candidate that the exact check then drops).
+  std::vector<uint64_t> index_;
+  // The entries whose folded spelling or one of its deletions hashes like `key`'s top bits.
+  template <class F>
+  void for_each_entry(uint64_t key_hash, F&& f) const;
 };
 
 // ASCII letters lower-cased, every other byte kept.
