@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
 #include <opencv2/imgcodecs.hpp>
 
 #include "ocrforge/core/error.h"
@@ -76,4 +81,41 @@ TEST(OcrStream, AnExceptionInTheSinkStopsTheStagesAndIsRethrown) {
   size_t again = 0;
   stream.run({img}, [&](StreamResult&& r) { again += r.ok; });
   EXPECT_EQ(again, 1u);
+}
+
+// The decoded images held between decoding and the sink stay within
+// image_bytes_in_flight (+ the one the decoder waits with); without the
+// budget, the queues alone let many more be in flight. An image larger
+// than the whole budget still goes through, alone.
+TEST(OcrStream, DecodedImagesInFlightStayWithinTheByteBudget) {
+  const size_t image_bytes = 600 * 800 * 3;
+  const auto max_in_flight = [&](size_t budget, int rows) {
+    std::atomic<int> alive{0};
+    int peak = 0;
+    std::mutex m;
+    StreamParams so;
+    so.image_bytes_in_flight = budget;
+    so.decode = [&](const std::string&) {
+      LoadedImage im;
+      im.bgr = cv::Mat(rows, 800, CV_8UC3, cv::Scalar(255, 255, 255));
+      im.original = im.bgr.size();
+      const int now = ++alive;
+      std::lock_guard<std::mutex> lock(m);
+      peak = std::max(peak, now);
+      return im;
+    };
+    OcrStream stream(params(), so);
+    size_t ok = 0;
+    stream.run(std::vector<std::string>(8, "blank"), [&](StreamResult&& r) {
+      ok += r.ok;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a slow sink lets the queues fill
+      r = StreamResult{};
+      --alive;
+    });
+    EXPECT_EQ(ok, 8u);
+    return peak;
+  };
+  EXPECT_LE(max_in_flight(2 * image_bytes, 600), 3);  // two taken, one waiting at the decoder
+  EXPECT_GE(max_in_flight(0, 600), 5) << "the queues alone hold more: the budget is what bounds it";
+  EXPECT_LE(max_in_flight(image_bytes / 2, 600), 2);  // each larger than the budget: one at a time (+1 waiting)
 }

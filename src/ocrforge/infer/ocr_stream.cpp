@@ -7,6 +7,7 @@
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/stopwatch.h"
 #include "ocrforge/infer/bounded_queue.h"
+#include "ocrforge/infer/byte_budget.h"
 #include "ocrforge/vision/box_order.h"
 #include "ocrforge/vision/crop.h"
 
@@ -21,6 +22,7 @@ struct Work {
   std::vector<cv::Mat> crops;
   std::vector<ClsResult> cls;
   Stopwatch since_decode;
+  size_t image_bytes = 0;  // taken from the ByteBudget, given back after the sink
 };
 
 RuntimeParams with_threads(RuntimeParams rt, int threads) {
@@ -108,6 +110,7 @@ OcrStream::~OcrStream() = default;
 void OcrStream::run(const std::vector<std::string>& paths, const std::function<void(StreamResult&&)>& sink) {
   const size_t depth = options_.queue_depth;
   BoundedQueue<Work> decoded(depth), detected(depth), done(depth);
+  ByteBudget budget(options_.image_bytes_in_flight);
   const int max_side = params_.det.resize.max_side_limit;
 
   // Each stage is one thread and the queues are FIFO, so items leave every
@@ -118,7 +121,8 @@ void OcrStream::run(const std::vector<std::string>& paths, const std::function<v
       w.out.index = i;
       w.out.path = paths[i];
       guarded(w, [&] { w.out.image = options_.decode ? options_.decode(paths[i]) : read_image(paths[i], max_side); });
-      if (!decoded.push(std::move(w))) return;
+      w.image_bytes = w.out.image.bgr.total() * w.out.image.bgr.elemSize();
+      if (!budget.take(w.image_bytes) || !decoded.push(std::move(w))) return;
     }
     decoded.close();
   });
@@ -143,9 +147,11 @@ void OcrStream::run(const std::vector<std::string>& paths, const std::function<v
       w->out.ok = w->out.error.empty();
       if (w->out.ok) w->out.result.total_ms = w->since_decode.elapsed_ms();
       sink(std::move(w->out));
+      budget.give_back(w->image_bytes);
     }
   } catch (...) {
     failure = std::current_exception();
+    budget.cancel();
     decoded.cancel();
     detected.cancel();
     done.cancel();

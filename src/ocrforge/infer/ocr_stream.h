@@ -23,6 +23,11 @@ namespace ocrforge {
 
 struct StreamParams {
   size_t queue_depth = 2;  // images waiting between two stages (bounds memory)
+  // Bytes of decoded images the stages hold at once, from decoding until the
+  // sink has taken the result; the decoder waits for room. One image always
+  // goes through, however large. Without it, queue_depth alone lets about ten
+  // images be in flight: a gigabyte of 35-megapixel scans. 0: no limit.
+  size_t image_bytes_in_flight = size_t{256} << 20;
   // ORT intra-op threads of the detector (+ classifier) and of the recogniser;
   // 0: params.runtime.cpu_threads. The two stages run at the same time, so on
   // a small machine their sum should not exceed the cores.
