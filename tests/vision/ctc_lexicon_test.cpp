@@ -203,3 +203,50 @@ TEST(CtcLexicon, DigitLookAlikesInNumbersBecomeDigits) {
   EXPECT_EQ(correct(w, t, words()), 0);
   EXPECT_EQ(t.text, "Ol2");
 }
+
+// A line of running text: "THE" and "SoUrce", read where the model could
+// hardly tell the cases apart, take the line's case (lower, or a capital
+// first); a capital the model is sure of stays, and so does a line too
+// short to have a case.
+TEST(CtcLexicon, LetterCaseFollowsTheLineWhereTheModelHesitates) {
+  auto line = [](const std::vector<std::pair<std::string, std::map<size_t, std::pair<std::string, float>>>>& words) {
+    std::vector<std::map<std::string, float>> seq;
+    for (size_t i = 0; i < words.size(); ++i) {
+      if (i > 0) seq.push_back({{" ", 0.95f}});
+      auto w = word(words[i].first, words[i].second);
+      seq.insert(seq.end(), w.begin(), w.end());
+    }
+    return steps(seq);
+  };
+  LexiconDecodeOptions o;
+  const auto p = line({{"we", {}},
+                       {"read", {}},
+                       {"THE", {{0, {"t", 0.45f}}, {1, {"h", 0.45f}}, {2, {"e", 0.45f}}}},
+                       {"SoUrce", {{0, {"s", 0.4f}}, {2, {"u", 0.45f}}}},
+                       {"of", {}},
+                       {"GPL", {}},
+                       {"files", {}},
+                       {"today", {}}});
+  RecText r = read(p);
+  ASSERT_EQ(r.text, "we read THE SoUrce of GPL files today");
+  EXPECT_EQ(ocrforge::line_case_correct(p.data(), r.steps, latin().num_classes(), latin(), o, r), 2);
+  // Each takes the likelier of lower case and a capital first (the model
+  // leant to "T" and "S"); "GPL" the model was sure of.
+  EXPECT_EQ(r.text, "we read The Source of GPL files today");
+  const auto c = line({{"we", {}}, {"read", {}}, {"THE", {{0, {"t", 0.5f}}, {1, {"h", 0.45f}}, {2, {"e", 0.45f}}}},
+                       {"files", {}}, {"today", {}}});
+  RecText d = read(c);
+  ASSERT_EQ(d.text, "we read tHE files today");  // the model leant to "t"
+  EXPECT_EQ(ocrforge::line_case_correct(c.data(), d.steps, latin().num_classes(), latin(), o, d), 1);
+  EXPECT_EQ(d.text, "we read the files today");
+  // A line in capitals takes capitals.
+  const auto q = line({{"TOTAL", {}}, {"AMOUNt", {{5, {"T", 0.4f}}}}, {"DUE", {}}});
+  RecText s = read(q);
+  EXPECT_EQ(ocrforge::line_case_correct(q.data(), s.steps, latin().num_classes(), latin(), o, s), 1);
+  EXPECT_EQ(s.text, "TOTAL AMOUNT DUE");
+  // Too few other letters to say: left as read.
+  const auto w = line({{"Dr", {}}, {"SoUrce", {{2, {"u", 0.45f}}}}});
+  RecText t = read(w);
+  EXPECT_EQ(ocrforge::line_case_correct(w.data(), t.steps, latin().num_classes(), latin(), o, t), 0);
+  EXPECT_EQ(t.text, "Dr SoUrce");
+}

@@ -193,6 +193,7 @@ void TextRecognizer::run_batch(const std::vector<cv::Mat>& crops, const RecBatch
       LexiconDecodeOptions o;
       o.weight = params_.lexicon_weight;
       stats.corrections += lexicon_correct(probs, steps, classes, charset_, *lexicon_, o, r);
+      stats.corrections += line_case_correct(probs, steps, classes, charset_, o, r);
     }
     r.content_ratio = valid[i];
   }

@@ -148,28 +148,118 @@ double ctc_log_likelihood(const float* probs, int classes, int t0, int t1, const
   return states > 1 ? log_add(a[states - 1], a[states - 2]) : a[0];
 }
 
-int lexicon_correct(const float* probs, int steps, int classes, const Charset& charset, const Lexicon& lexicon,
-                    const LexiconDecodeOptions& options, RecText& r) {
-  const size_t n = r.symbols.size();
-  std::vector<std::string> chars(n);
-  for (size_t i = 0; i < n; ++i) chars[i] = r.text.substr(r.symbols[i].offset, r.symbols[i].length);
-  std::vector<Replacement> changes;
-  for (size_t a = 0; a < n;) {
+namespace {
+
+// A run of letters and digits of a decoded line: symbols first..last.
+struct Token {
+  size_t first = 0, last = 0;
+  int letters = 0, digits = 0, capitals = 0, small = 0;
+  std::string text;
+};
+
+bool is_capital(const std::string& ch) { return ch.size() == 1 && ch[0] >= 'A' && ch[0] <= 'Z'; }
+bool is_small(const std::string& ch) { return ch.size() == 1 && ch[0] >= 'a' && ch[0] <= 'z'; }
+
+std::vector<Token> tokens_of(const std::vector<std::string>& chars) {
+  std::vector<Token> out;
+  for (size_t a = 0; a < chars.size();) {
     if (!is_letter(chars[a]) && !is_digit(chars[a])) {
       ++a;
       continue;
     }
-    size_t b = a;  // the run of letters and digits a..b
-    int letters = 0, digits = 0;
-    for (; b < n && (is_letter(chars[b]) || is_digit(chars[b])); ++b) (is_digit(chars[b]) ? digits : letters) += 1;
-    const size_t first = a, last = b - 1;
-    a = b;
-    std::string word;
-    for (size_t i = first; i <= last; ++i) word += chars[i];
+    Token t;
+    t.first = a;
+    for (; a < chars.size() && (is_letter(chars[a]) || is_digit(chars[a])); ++a) {
+      (is_digit(chars[a]) ? t.digits : t.letters) += 1;
+      t.capitals += is_capital(chars[a]);
+      t.small += is_small(chars[a]);
+      t.text += chars[a];
+    }
+    t.last = a - 1;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// The candidate the model finds likeliest, when it beats what was read by
+// more than `weight` short of it; appended to `changes`.
+void pick(const float* probs, int steps, int classes, const Charset& charset, const RecText& r,
+          const std::vector<std::string>& chars, const Token& t, const std::vector<std::string>& candidates,
+          double weight, std::vector<Replacement>& changes) {
+  if (candidates.empty()) return;
+  const size_t n = r.symbols.size();
+  // The steps between the word's neighbours: its own, and the blanks around it.
+  const int t0 = t.first > 0 ? r.symbols[t.first - 1].last_step + 1 : 0;
+  const int t1 = t.last + 1 < n ? r.symbols[t.last + 1].first_step - 1 : steps - 1;
+  std::vector<int> read;
+  for (size_t i = t.first; i <= t.last; ++i) read.push_back(charset.index_of(chars[i]));
+  double best = ctc_log_likelihood(probs, classes, t0, t1, read);
+  std::string chosen;
+  std::vector<int> chosen_labels;
+  for (const std::string& c : candidates) {
+    const std::vector<int> labels = labels_of(c, charset);
+    if (labels.empty()) continue;
+    const double v = ctc_log_likelihood(probs, classes, t0, t1, labels) + weight;
+    if (v > best) {
+      best = v;
+      chosen = c;
+      chosen_labels = labels;
+    }
+  }
+  if (chosen.empty()) return;
+  std::vector<CtcSymbol> symbols = align(probs, classes, t0, t1, chosen_labels);
+  if (!symbols.empty()) changes.push_back({t.first, t.last, chosen, std::move(symbols)});
+}
+
+// `r` with the replacements (in symbol order) spliced in; the score stays
+// the greedy reading's (the model's confidence, which drop_score compares).
+void splice(RecText& r, const std::vector<std::string>& chars, const std::vector<Replacement>& changes) {
+  RecText out;
+  out.steps = r.steps;
+  out.content_ratio = r.content_ratio;
+  out.score = r.score;
+  auto add = [&out](CtcSymbol s, const std::string& ch) {
+    s.offset = static_cast<int>(out.text.size());
+    s.length = static_cast<int>(ch.size());
+    out.text += ch;
+    out.symbols.push_back(s);
+  };
+  size_t next = 0;
+  for (size_t i = 0; i < chars.size();) {
+    if (next < changes.size() && changes[next].first == i) {
+      const Replacement& c = changes[next++];
+      std::vector<size_t> at;  // where each character of the new text starts
+      for (size_t k = 0; k < c.text.size(); ++k)
+        if ((static_cast<unsigned char>(c.text[k]) & 0xC0) != 0x80) at.push_back(k);
+      at.push_back(c.text.size());
+      for (size_t k = 0; k < c.symbols.size(); ++k) add(c.symbols[k], c.text.substr(at[k], at[k + 1] - at[k]));
+      i = c.last + 1;
+    } else {
+      add(r.symbols[i], chars[i]);
+      ++i;
+    }
+  }
+  r = std::move(out);
+}
+
+std::vector<std::string> chars_of(const RecText& r) {
+  std::vector<std::string> chars(r.symbols.size());
+  for (size_t i = 0; i < chars.size(); ++i) chars[i] = r.text.substr(r.symbols[i].offset, r.symbols[i].length);
+  return chars;
+}
+
+}  // namespace
+
+int lexicon_correct(const float* probs, int steps, int classes, const Charset& charset, const Lexicon& lexicon,
+                    const LexiconDecodeOptions& options, RecText& r) {
+  const std::vector<std::string> chars = chars_of(r);
+  std::vector<Replacement> changes;
+  for (const Token& t : tokens_of(chars)) {
+    const std::string& word = t.text;
     std::vector<std::string> candidates;
-    if (digits == 0) {
+    if (t.digits == 0) {
       const bool capitals = word == in_capitals(word);
-      if (letters < options.min_letters || (capitals && letters < options.min_capitals) || lexicon.accepts(word))
+      if (t.letters < options.min_letters || (capitals && t.letters < options.min_capitals) || lexicon.accepts(word))
         continue;
       const bool lower = word == fold_case(word);
       for (const std::string& e : lexicon.near(word))
@@ -178,73 +268,46 @@ int lexicon_correct(const float* probs, int steps, int classes, const Charset& c
               std::find(candidates.begin(), candidates.end(), v) == candidates.end() && lexicon.accepts(v))
             candidates.push_back(v);
     } else {
-      if (letters == 0 || letters >= digits) continue;
+      if (t.letters == 0 || t.letters >= t.digits) continue;
       std::string number;  // every letter read as the digit it looks like, or none
-      for (size_t i = first; i <= last; ++i) {
+      for (size_t i = t.first; i <= t.last; ++i) {
         const char d = is_digit(chars[i]) ? chars[i][0] : digit_look_alike(chars[i]);
         if (d == 0) break;
         number += d;
       }
-      if (number.size() == last - first + 1) candidates.push_back(number);
+      if (number.size() == t.last - t.first + 1) candidates.push_back(number);
     }
-    if (candidates.empty()) continue;
-    // The steps between the word's neighbours: its own, and the blanks around it.
-    const int t0 = first > 0 ? r.symbols[first - 1].last_step + 1 : 0;
-    const int t1 = last + 1 < n ? r.symbols[last + 1].first_step - 1 : steps - 1;
-    std::vector<int> read;
-    for (size_t i = first; i <= last; ++i) read.push_back(charset.index_of(chars[i]));
-    const double keep = ctc_log_likelihood(probs, classes, t0, t1, read);
-    double best = keep;
-    std::string chosen;
-    std::vector<int> chosen_labels;
-    for (const std::string& c : candidates) {
-      const std::vector<int> labels = labels_of(c, charset);
-      if (labels.empty()) continue;
-      const double v = ctc_log_likelihood(probs, classes, t0, t1, labels) + options.weight;
-      if (v > best) {
-        best = v;
-        chosen = c;
-        chosen_labels = labels;
-      }
-    }
-    if (chosen.empty()) continue;
-    std::vector<CtcSymbol> symbols = align(probs, classes, t0, t1, chosen_labels);
-    if (symbols.empty()) continue;
-    changes.push_back({first, last, chosen, std::move(symbols)});
+    pick(probs, steps, classes, charset, r, chars, t, candidates, options.weight, changes);
   }
-  if (changes.empty()) return 0;
+  if (!changes.empty()) splice(r, chars, changes);
+  return static_cast<int>(changes.size());
+}
 
-  // Rebuild the text and symbols with the replacements spliced in.
-  RecText out;
-  out.steps = r.steps;
-  out.content_ratio = r.content_ratio;
-  size_t next_change = 0;
-  auto add = [&out](CtcSymbol s, const std::string& ch) {
-    s.offset = static_cast<int>(out.text.size());
-    s.length = static_cast<int>(ch.size());
-    out.text += ch;
-    out.symbols.push_back(s);
-  };
-  for (size_t i = 0; i < n;) {
-    if (next_change < changes.size() && changes[next_change].first == i) {
-      const Replacement& c = changes[next_change++];
-      const std::vector<int> starts = [&] {
-        std::vector<int> at;
-        for (size_t k = 0; k < c.text.size(); ++k)
-          if ((static_cast<unsigned char>(c.text[k]) & 0xC0) != 0x80) at.push_back(static_cast<int>(k));
-        at.push_back(static_cast<int>(c.text.size()));
-        return at;
-      }();
-      for (size_t k = 0; k < c.symbols.size(); ++k)
-        add(c.symbols[k], c.text.substr(static_cast<size_t>(starts[k]), static_cast<size_t>(starts[k + 1] - starts[k])));
-      i = c.last + 1;
-    } else {
-      add(r.symbols[i], chars[i]);
-      ++i;
-    }
+int line_case_correct(const float* probs, int steps, int classes, const Charset& charset,
+                      const LexiconDecodeOptions& options, RecText& r) {
+  const std::vector<std::string> chars = chars_of(r);
+  const std::vector<Token> tokens = tokens_of(chars);
+  int capitals = 0, small = 0;
+  for (const Token& t : tokens) {
+    capitals += t.capitals;
+    small += t.small;
   }
-  out.score = r.score;  // the model's confidence in what it read: drop_score keeps or drops the same lines
-  r = std::move(out);
+  std::vector<Replacement> changes;
+  for (const Token& t : tokens) {
+    if (t.digits > 0 || t.letters < 2) continue;
+    // The rest of the line's letters set its case: two thirds or more in one.
+    const int caps = capitals - t.capitals, lows = small - t.small;
+    if (caps + lows < options.min_case_letters) continue;
+    const std::string lower = fold_case(t.text);
+    std::vector<std::string> candidates;
+    if (3 * lows >= 2 * (caps + lows)) {  // running text: lower case, or a capital first
+      if (t.text != lower && t.text != capitalised(lower)) candidates = {lower, capitalised(lower)};
+    } else if (3 * caps >= 2 * (caps + lows)) {  // a line in capitals
+      if (t.text != in_capitals(t.text)) candidates = {in_capitals(t.text)};
+    }
+    pick(probs, steps, classes, charset, r, chars, t, candidates, options.case_weight, changes);
+  }
+  if (!changes.empty()) splice(r, chars, changes);
   return static_cast<int>(changes.size());
 }
 

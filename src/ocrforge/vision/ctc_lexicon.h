@@ -29,6 +29,10 @@ struct LexiconDecodeOptions {
   // Words in capitals shorter than this are left alone too: abbreviations
   // and codes ("SDN", "GST", "QTY" on receipts) that word lists lack.
   int min_capitals = 4;
+  // line_case_correct: nats the line's own case is worth, and how many
+  // letters the rest of the line needs before its case counts.
+  float case_weight = 2.f;
+  int min_case_letters = 8;
 };
 
 // Rewrites the words of `r` (ctc_greedy_decode of the same `probs`, T x C)
@@ -37,6 +41,18 @@ struct LexiconDecodeOptions {
 // Returns how many words changed.
 int lexicon_correct(const float* probs, int steps, int classes, const Charset& charset, const Lexicon& lexicon,
                     const LexiconDecodeOptions& options, RecText& r);
+
+// Letter case by the line: in a line whose other letters are two thirds or
+// more in lower case, a word of 2+ letters in capitals or mixed case is
+// compared with its lower-case and capitalised spellings; in a line mostly in
+// capitals, with its capitals. A spelling the model finds nearly as likely
+// (within options.case_weight) wins: "THE", "Source", "NoVEmbEr" in running
+// text become "the", "source", "November" where the model could hardly tell
+// the cases apart (c o s u v w x z differ in size only), while a capital it is
+// sure of ("The", "GPL") stays. Digits and words with them are left alone.
+// Returns how many words changed.
+int line_case_correct(const float* probs, int steps, int classes, const Charset& charset,
+                      const LexiconDecodeOptions& options, RecText& r);
 
 // log P(labels | steps t0..t1) under CTC (blank 0): the sum over every
 // alignment. -infinity when no alignment fits (too many labels for the steps).
