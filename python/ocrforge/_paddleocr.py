@@ -111,6 +111,9 @@ class PaddleOCR:
         # The set's word list goes with the set's own recognizer (as `ocrforge ocr --lang`).
         if "rec_model_dir" in need and "rec_lexicon" not in given and models.get("rec_lexicon"):
             need.append("rec_lexicon")
+        # ... and its detector setting with the shipped detector.
+        if "det_model_dir" in need and "det_db_box_thresh" not in given and lang != _ocrforge.available_langs()[0]:
+            need.append("det_db_box_thresh")
         return {flag: models[flag] for flag in need}
 
     def _pool(self, keyword_of=None, **overrides):

@@ -419,6 +419,7 @@ PYBIND11_MODULE(_ocrforge, m) {
         d["cls_model_dir"] = p.cls.model_dir;
         d["rec_char_dict_path"] = p.rec.char_dict_path;
         d["rec_lexicon"] = p.rec.lexicon_path;  // "" when the set has no word list
+        d["det_db_box_thresh"] = std::to_string(p.det.post.box_thresh);
         return d;
       },
       py::arg("lang"), py::arg("models_dir"),

@@ -64,6 +64,8 @@ TEST(LangModels, EnResolvesTheEnRecognizerWithItsDictionaryAndKeepsDetAndCls) {
   EXPECT_EQ(fs::path(p.cls.model_dir), fs::path(dir) / "PP-OCRv4" / "cls");
   EXPECT_EQ(fs::path(p.rec.lexicon_path), fs::path(dir) / "en" / "words.txt");
   EXPECT_EQ(ocr_params_for_lang("ch", dir).rec.lexicon_path, "");  // no word list for Chinese
+  EXPECT_FLOAT_EQ(p.det.post.box_thresh, 0.5f);  // documents: faint lines kept
+  EXPECT_FLOAT_EQ(ocr_params_for_lang("ch", dir).det.post.box_thresh, 0.6f);  // PaddleOCR's
 }
 
 TEST(LangModels, MissingEnWordListIsNamed) {

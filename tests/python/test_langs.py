@@ -52,8 +52,10 @@ def test_each_lang_reads_text(lang):
         assert "rec_char_dict_path" not in ocr._base  # its dictionary comes from models/en/rec/inference.yml
         assert ocr._base["rec_lexicon"] == models["rec_lexicon"]  # its word list, as `ocrforge ocr --lang en`
         assert models["rec_lexicon"].endswith(os.path.join("models", "en", "words.txt"))
+        assert float(ocr._base["det_db_box_thresh"]) == 0.5  # the document set's detector setting
     else:
         assert "rec_lexicon" not in ocr._base and models["rec_lexicon"] == ""
+        assert "det_db_box_thresh" not in ocr._base
     page = ocr.ocr(SIGN)[0]
     assert page[0][1][0] == "EPPING"
 

@@ -52,6 +52,9 @@ OcrParams ocr_params_for_lang(const std::string& lang, const std::string& models
     require_file(en.parent_path() / "words.txt", lang, how);
     p.rec.model_dir = en.string();
     p.rec.lexicon_path = (en.parent_path() / "words.txt").string();
+    // Documents: boxes of a mean score from 0.5 kept (PaddleOCR's 0.6 drops
+    // faint typewritten and form lines; docs/shipped-models.md).
+    p.det.post.box_thresh = 0.5f;
     apply_rec_export_folder(p.rec, /*dict_given=*/false, /*shape_given=*/false);
   }
   return p;

@@ -2,7 +2,8 @@
 // "ch" (the default) is the shipped PP-OCRv4 set; "en" keeps its detector and
 // direction classifier and swaps in the English/Latin document recognizer
 // fine-tuned from it (models/en/rec, docs/shipped-models.md) with the word list
-// of dictionary-aware decoding (models/en/words.txt, RecParams::lexicon_path).
+// of dictionary-aware decoding (models/en/words.txt, RecParams::lexicon_path)
+// and the detector's box threshold for documents (0.5).
 // The folders sit side by side: <models>/PP-OCRv4 (default_model_root()) and <models>/en.
 #pragma once
 #include <string>

@@ -211,6 +211,9 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
   rec.char_dict_path = f.get("rec_char_dict_path");
   // The language's word list goes with the language's recognizer only: another
   // model may read other words (or another script).
+  // The document set's box threshold goes with the shipped detector.
+  if (lang != langs.front() && !f.was_set("det_db_box_thresh") && !f.was_set("det_model_dir"))
+    p.det.post.box_thresh = ocr_params_for_lang(lang).det.post.box_thresh;
   if (f.was_set("rec_lexicon"))
     rec.lexicon_path = f.get("rec_lexicon") == "none" ? "" : f.get("rec_lexicon");
   else if (lang != langs.front() && !f.was_set("rec_model_dir"))
