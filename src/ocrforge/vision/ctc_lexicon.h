@@ -8,7 +8,7 @@
 //     log P(replacement | its steps) + weight > log P(greedy word | its steps),
 // P being CTC's sum over alignments within the steps between the word's
 // neighbours. So a confident read stays as it is (a name the list lacks, a
-// code), while "whioh", whose third letter the model almost read as "c",
+// code), while "whioh", whose fourth letter the model almost read as "c",
 // becomes "which". Words the list accepts are never changed (telling "or"
 // from "of" needs a language model, not a word list), nor is a word read in
 // lower case put into other case only ("com" stays, though the list has "Com").
