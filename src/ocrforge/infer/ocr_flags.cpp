@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "ocrforge/core/error.h"
 #include "ocrforge/core/text.h"
@@ -203,21 +204,24 @@ OcrParams ocr_params_from_flags(const FlagSet& f) {
     throw UsageError("--lang '" + lang + "' has no model set; available: " + list);
   }
   // The language's recognizer unless one was named (det and cls are shared by every set).
-  if (lang != langs.front() && !f.was_set("rec_model_dir")) rec.model_dir = ocr_params_for_lang(lang).rec.model_dir;
+  // Another language's set, read once (its files are checked, its inference.yml parsed).
+  const std::optional<OcrParams> lang_set =
+      lang != langs.front() ? std::optional<OcrParams>(ocr_params_for_lang(lang)) : std::nullopt;
+  if (lang_set && !f.was_set("rec_model_dir")) rec.model_dir = lang_set->rec.model_dir;
   auto rs = image_shape(f, "rec_image_shape");
   rec.image_h = rs[1];
   rec.image_w = rs[2];
   rec.workers = thread_count_capped(f, "rec_workers", 0);
   rec.char_dict_path = f.get("rec_char_dict_path");
+  // The document set's box threshold goes with the shipped detector.
+  if (lang_set && !f.was_set("det_db_box_thresh") && !f.was_set("det_model_dir"))
+    p.det.post.box_thresh = lang_set->det.post.box_thresh;
   // The language's word list goes with the language's recognizer only: another
   // model may read other words (or another script).
-  // The document set's box threshold goes with the shipped detector.
-  if (lang != langs.front() && !f.was_set("det_db_box_thresh") && !f.was_set("det_model_dir"))
-    p.det.post.box_thresh = ocr_params_for_lang(lang).det.post.box_thresh;
   if (f.was_set("rec_lexicon"))
     rec.lexicon_path = f.get("rec_lexicon") == "none" ? "" : f.get("rec_lexicon");
-  else if (lang != langs.front() && !f.was_set("rec_model_dir"))
-    rec.lexicon_path = ocr_params_for_lang(lang).rec.lexicon_path;
+  else if (lang_set && !f.was_set("rec_model_dir"))
+    rec.lexicon_path = lang_set->rec.lexicon_path;
   // An `ocrforge export` folder brings its dictionary and input shape (explicit flags win).
   apply_rec_export_folder(rec, f.was_set("rec_char_dict_path"), f.was_set("rec_image_shape"));
   apply_rec_checkpoint(rec, f.was_set("rec_char_dict_path"), f.was_set("rec_image_shape"));

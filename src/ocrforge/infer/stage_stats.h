@@ -8,7 +8,6 @@ struct StageStats {
   long calls = 0;   // predictor calls (det: images; cls/rec: batches)
   long images = 0;  // images or crops processed
   double preprocess_ms = 0, inference_ms = 0, postprocess_ms = 0;
-  long corrections = 0;  // rec: words changed by dictionary-aware decoding
   double total_ms() const { return preprocess_ms + inference_ms + postprocess_ms; }
   StageStats& operator+=(const StageStats& o) {
     calls += o.calls;
@@ -16,7 +15,6 @@ struct StageStats {
     preprocess_ms += o.preprocess_ms;
     inference_ms += o.inference_ms;
     postprocess_ms += o.postprocess_ms;
-    corrections += o.corrections;
     return *this;
   }
 };

@@ -192,8 +192,8 @@ void TextRecognizer::run_batch(const std::vector<cv::Mat>& crops, const RecBatch
     if (lexicon_) {
       LexiconDecodeOptions o;
       o.weight = params_.lexicon_weight;
-      stats.corrections += lexicon_correct(probs, steps, classes, charset_, *lexicon_, o, r);
-      stats.corrections += line_case_correct(probs, steps, classes, charset_, o, r);
+      lexicon_correct(probs, steps, classes, charset_, *lexicon_, o, r);
+      line_case_correct(probs, steps, classes, charset_, o, r);
     }
     r.content_ratio = valid[i];
   }

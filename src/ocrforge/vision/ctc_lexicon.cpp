@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "ocrforge/core/text.h"
+
 namespace ocrforge {
 
 namespace {
@@ -100,23 +102,13 @@ std::string capitalised(const std::string& w) {
   return s;
 }
 
-std::string in_capitals(const std::string& w) {
-  std::string s = w;
-  for (char& c : s)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  return s;
-}
-
 // A word's class labels; empty when the dictionary lacks one of its characters.
 std::vector<int> labels_of(const std::string& word, const Charset& charset) {
   std::vector<int> labels;
-  for (size_t i = 0; i < word.size();) {
-    size_t len = 1;
-    while (i + len < word.size() && (static_cast<unsigned char>(word[i + len]) & 0xC0) == 0x80) ++len;
-    const int idx = charset.index_of(word.substr(i, len));
+  for (const std::string& ch : utf8_chars(word)) {
+    const int idx = charset.index_of(ch);
     if (idx < 0) return {};
     labels.push_back(idx);
-    i += len;
   }
   return labels;
 }
@@ -228,11 +220,8 @@ void splice(RecText& r, const std::vector<std::string>& chars, const std::vector
   for (size_t i = 0; i < chars.size();) {
     if (next < changes.size() && changes[next].first == i) {
       const Replacement& c = changes[next++];
-      std::vector<size_t> at;  // where each character of the new text starts
-      for (size_t k = 0; k < c.text.size(); ++k)
-        if ((static_cast<unsigned char>(c.text[k]) & 0xC0) != 0x80) at.push_back(k);
-      at.push_back(c.text.size());
-      for (size_t k = 0; k < c.symbols.size(); ++k) add(c.symbols[k], c.text.substr(at[k], at[k + 1] - at[k]));
+      const std::vector<std::string> letters = utf8_chars(c.text);
+      for (size_t k = 0; k < c.symbols.size(); ++k) add(c.symbols[k], letters[k]);
       i = c.last + 1;
     } else {
       add(r.symbols[i], chars[i]);
@@ -261,10 +250,10 @@ int lexicon_correct(const float* probs, int steps, int classes, const Charset& c
       const bool capitals = word == in_capitals(word);
       if (t.letters < options.min_letters || (capitals && t.letters < options.min_capitals) || lexicon.accepts(word))
         continue;
-      const bool lower = word == fold_case(word);
+      const bool lower = word == to_lower(word);
       for (const std::string& e : lexicon.near(word))
         for (const std::string& v : {e, capitalised(e), in_capitals(e)})
-          if (v != word && static_cast<int>(v.size()) >= options.min_letters && !(lower && fold_case(v) == word) &&
+          if (v != word && static_cast<int>(v.size()) >= options.min_letters && !(lower && to_lower(v) == word) &&
               std::find(candidates.begin(), candidates.end(), v) == candidates.end() && lexicon.accepts(v))
             candidates.push_back(v);
     } else {
@@ -298,7 +287,7 @@ int line_case_correct(const float* probs, int steps, int classes, const Charset&
     // The rest of the line's letters set its case: two thirds or more in one.
     const int caps = capitals - t.capitals, lows = small - t.small;
     if (caps + lows < options.min_case_letters) continue;
-    const std::string lower = fold_case(t.text);
+    const std::string lower = to_lower(t.text);
     std::vector<std::string> candidates;
     if (3 * lows >= 2 * (caps + lows)) {  // running text: lower case, or a capital first
       if (t.text != lower && t.text != capitalised(lower)) candidates = {lower, capitalised(lower)};

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "ocrforge/core/error.h"
+#include "ocrforge/core/text.h"
 
 namespace ocrforge {
 
@@ -39,13 +40,6 @@ std::vector<uint64_t> hashes_with_deletions(const std::string& s) {
   return out;
 }
 
-std::vector<std::string> chars_of(const std::string& s) {
-  const auto at = char_starts(s);
-  std::vector<std::string> out;
-  for (size_t i = 0; i + 1 < at.size(); ++i) out.push_back(s.substr(at[i], at[i + 1] - at[i]));
-  return out;
-}
-
 // True when a and b differ by at most one insert, delete, substitution or
 // swap of neighbours (restricted Damerau-Levenshtein distance <= 1).
 bool within_one_edit(const std::vector<std::string>& a, const std::vector<std::string>& b) {
@@ -67,19 +61,12 @@ bool is_lower_ascii(const std::string& s) {
   return std::none_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
-std::string upper_ascii(std::string s) {
-  for (char& c : s)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  return s;
-}
-
 }  // namespace
 
-std::string fold_case(const std::string& word) {
-  std::string s = word;
-  for (char& c : s)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return s;
+std::string in_capitals(std::string word) {
+  for (char& c : word)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return word;
 }
 
 Lexicon Lexicon::from_words(const std::vector<std::string>& words, std::string source) {
@@ -89,7 +76,7 @@ Lexicon Lexicon::from_words(const std::vector<std::string>& words, std::string s
     if (w.empty() || w.find_first_of(" \t") != std::string::npos) continue;
     if (w.size() > 2 && w.compare(w.size() - 2, 2, "'s") == 0) continue;
     lx.forms_.push_back(w);
-    lx.folded_.push_back(fold_case(w));
+    lx.folded_.push_back(to_lower(w));
   }
   if (lx.folded_.size() > kIdMask)
     throw Error("the word list " + (lx.source_.empty() ? std::string() : "'" + lx.source_ + "' ") + "has " +
@@ -125,29 +112,29 @@ void Lexicon::for_each_entry(uint64_t key_hash, F&& f) const {
 }
 
 bool Lexicon::accepts(const std::string& word) const {
-  const std::string folded = fold_case(word);
+  const std::string folded = to_lower(word);
   bool found = false;
   for_each_entry(hash_without(folded, 0, 0), [&](uint32_t id) {
     const std::string& form = forms_[id];
     if (found || folded_[id] != folded) return;
     // As listed; a lower-case entry capitalised or in capitals; a
     // capitalised one ("Germany") in capitals.
-    found = word == form || word == upper_ascii(form) ||
+    found = word == form || word == in_capitals(form) ||
             (is_lower_ascii(form) && word.size() == form.size() && word.substr(1) == form.substr(1));
   });
   return found;
 }
 
 std::vector<std::string> Lexicon::near(const std::string& word) const {
-  const std::string folded = fold_case(word);
-  const auto query = chars_of(folded);
+  const std::string folded = to_lower(word);
+  const auto query = utf8_chars(folded);
   std::vector<uint32_t> ids;
   for (uint64_t h : hashes_with_deletions(folded)) for_each_entry(h, [&](uint32_t id) { ids.push_back(id); });
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   std::vector<std::string> out;
   for (uint32_t id : ids)
-    if (within_one_edit(query, chars_of(folded_[id]))) out.push_back(forms_[id]);
+    if (within_one_edit(query, utf8_chars(folded_[id]))) out.push_back(forms_[id]);
   return out;
 }
 

@@ -47,7 +47,8 @@ class Lexicon {
   void for_each_entry(uint64_t key_hash, F&& f) const;
 };
 
-// ASCII letters lower-cased, every other byte kept.
-std::string fold_case(const std::string& word);
+// ASCII letters in capitals, every other byte kept (core/text.h's to_lower
+// is the other way).
+std::string in_capitals(std::string word);
 
 }  // namespace ocrforge
